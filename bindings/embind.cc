@@ -1,0 +1,121 @@
+// The wasm edge: converts, calls the core, hands back a status. Nothing here knows ONNX.
+// Every function returns 0 on success or 1 with lastError() set; no C++ exception crosses.
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <string>
+
+#include "exec/execution.h"
+#include "ops/resolve.h"
+#include "wire/wire.h"
+
+#if !defined(__wasm_simd128__)
+#error "build the wasm module with -msimd128"
+#endif
+
+namespace {
+
+// Response layout written by prepare(): identity flag, output dtype, output count, rank, dims.
+constexpr int kResponseWords = 4 + ox::kMaxRank;
+
+double g_request_words[ox::kMaxWireWords];
+double g_response_words[kResponseWords];
+ox::NodeRequest g_request;
+ox::Execution g_execution;
+std::string g_last_error;
+bool g_ready = false;  // a successful prepare() whose output can be read
+
+int fail(std::string message) {
+  g_last_error = std::move(message);
+  return 1;
+}
+
+int prepare(int word_count) {
+  g_ready = false;
+  if (word_count < 0 || word_count > ox::kMaxWireWords) return fail("onnx-extrema: request too large");
+  ox::Status s = ox::decode_request(g_request_words, static_cast<size_t>(word_count), &g_request);
+  ox::Plan plan;
+  if (s.is_ok()) s = ox::resolve(g_request, &plan);
+  if (s.is_ok()) s = g_execution.start(plan);
+  if (!s.is_ok()) return fail(s.message());
+  g_response_words[0] = plan.kind == ox::PlanKind::Identity ? 1 : 0;
+  g_response_words[1] = static_cast<double>(plan.output_dtype);
+  g_response_words[2] = static_cast<double>(plan.output_count);
+  g_response_words[3] = plan.output_rank;
+  for (int d = 0; d < plan.output_rank; ++d) g_response_words[4 + d] = static_cast<double>(plan.output_dims[d]);
+  g_ready = true;
+  return 0;
+}
+
+int feed(uintptr_t data, double count) {
+  const ox::Plan& plan = g_execution.plan();
+  if (!g_ready || count < 0 || g_execution.fed() + count > plan.input_count)
+    return fail("onnx-extrema: input fed out of order (internal error)");
+  g_execution.feed(reinterpret_cast<const void*>(data), static_cast<int64_t>(count));
+  return 0;
+}
+
+int write_output(uintptr_t destination, double begin, double count) {
+  const ox::Plan& plan = g_execution.plan();
+  if (!g_ready || g_execution.fed() != plan.input_count || begin < 0 || count < 0 ||
+      begin + count > plan.output_count)
+    return fail("onnx-extrema: output read out of order (internal error)");
+  g_execution.write_output(reinterpret_cast<void*>(destination), static_cast<int64_t>(begin),
+                           static_cast<int64_t>(count));
+  return 0;
+}
+
+// After a call: working memory above this stays allocated for the next call; more is freed.
+void finish() {
+  g_ready = false;
+  g_execution.trim(4 << 20);
+}
+
+// For messages about a malformed tensor-like: decodes a request and resolves only its op and
+// version. Returns the label, or the op/opset problem as an error.
+int node_label(int word_count) {
+  ox::Status s = word_count >= 0 && word_count <= ox::kMaxWireWords
+                     ? ox::decode_request(g_request_words, static_cast<size_t>(word_count), &g_request)
+                     : ox::Status::error("onnx-extrema: request too large");
+  std::string label;
+  if (s.is_ok()) s = ox::node_label(g_request, &label);
+  g_last_error = s.is_ok() ? label : s.message();
+  return s.is_ok() ? 0 : 1;
+}
+
+// 1 when ReduceMax at this opset takes axes as an input; `opset_given` 0 means the newest.
+int axes_is_input(int opset_given, double opset) {
+  ox::Value v;
+  if (opset_given) {
+    v.kind = ox::ValueKind::Number;
+    v.count = 1;
+    v.values[0] = opset;
+  }
+  return ox::reduce_axes_is_input(v) ? 1 : 0;
+}
+
+std::string last_error() { return g_last_error; }
+uintptr_t request_address() { return reinterpret_cast<uintptr_t>(g_request_words); }
+int request_capacity() { return ox::kMaxWireWords; }
+uintptr_t response_address() { return reinterpret_cast<uintptr_t>(g_response_words); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(onnx_extrema) {
+  emscripten::function("_prepare", &prepare);
+  emscripten::function("_feed", &feed);
+  emscripten::function("_writeOutput", &write_output);
+  emscripten::function("_finish", &finish);
+  emscripten::function("_lastError", &last_error);
+  emscripten::function("_nodeLabel", &node_label);
+  emscripten::function("_axesIsInput", &axes_is_input);
+  emscripten::constant("WIRE_VERSION", ox::kWireVersion);
+  emscripten::constant("MAX_RANK", ox::kMaxRank);
+  emscripten::constant("MAX_LISTED", ox::kMaxListed);
+  emscripten::constant("MAX_INPUTS_LISTED", ox::kMaxInputsListed);
+  emscripten::constant("MAX_ATTRS_LISTED", ox::kMaxAttrsListed);
+  emscripten::constant("MAX_NAME_LENGTH", ox::kMaxNameLength);
+  emscripten::function("_requestAddress", &request_address);
+  emscripten::function("_requestCapacity", &request_capacity);
+  emscripten::function("_responseAddress", &response_address);
+}

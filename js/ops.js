@@ -1,0 +1,37 @@
+// The friendly operator functions: argMax(x, attributes, { opset }) and friends, each one
+// runNode call. reduceMax takes `axes` in every opset and passes it the way the version wants.
+import { describeValue } from './dtypes.js';
+import { nodeError, reduceAxesIsInput, runNode } from './engine.js';
+import { Tensor } from './tensor.js';
+
+const single = (opType) => (x, attributes, options) => runNode(opType, [x], attributes, options?.opset)[0];
+
+/** Indices of the maxima along `axis` (int64). Attributes: axis, keepdims, select_last_index. */
+export const argMax = single('ArgMax');
+/** Indices of the minima along `axis` (int64). Attributes: axis, keepdims, select_last_index. */
+export const argMin = single('ArgMin');
+/** One-hot of the first maximum along `axis`, in the input's type. Attribute: axis. */
+export const hardmax = single('Hardmax');
+
+/** Maxima over `axes` (default all). Attributes: axes, keepdims, noop_with_empty_axes (18+). */
+export function reduceMax(x, attributes, options) {
+  const opset = options?.opset;
+  const axes = attributes?.axes;
+  if (axes === undefined || !reduceAxesIsInput(opset)) return runNode('ReduceMax', [x], attributes, opset)[0];
+  const { axes: _, ...rest } = attributes;
+  return runNode('ReduceMax', [x, axesTensor(axes, opset)], rest, opset)[0];
+}
+
+// A 1-D int64 tensor of the axes.
+function axesTensor(axes, opset) {
+  const isList = Array.isArray(axes) || (ArrayBuffer.isView(axes) && !(axes instanceof DataView));
+  if (!isList) throw nodeError('ReduceMax', opset, `attribute 'axes' must be a list of integers, got ${describeValue(axes)}`);
+  const data = new BigInt64Array(axes.length);
+  for (let i = 0; i < axes.length; i += 1) {
+    const v = axes[i];
+    if (typeof v === 'bigint' && BigInt.asIntN(64, v) === v) data[i] = v;
+    else if (Number.isSafeInteger(v)) data[i] = BigInt(v);
+    else throw nodeError('ReduceMax', opset, `attribute 'axes' must hold integers, but entry ${i} is ${typeof v === 'number' ? v : describeValue(v)}`);
+  }
+  return new Tensor('int64', data, [data.length]);
+}

@@ -1,0 +1,63 @@
+// The Tensor class ({ type, data, dims }, the shape of onnxruntime-web's ort.Tensor) and the
+// reading of tensor-likes given to operators.
+import { DTYPES, dataMatches, describeValue, dtypeOf } from './dtypes.js';
+
+function expectedClassText(type, info) {
+  const name = info.array.name;
+  return info.alternative ? `a ${name} (or ${info.alternative.name})` : `a ${name}`;
+}
+
+// Checks a { type, data, dims } and returns its parts, or a problem text (no throwing here so the
+// caller can prefix the operator and version).
+export function readTensorLike(x) {
+  if (x === null || typeof x !== 'object') return { problem: `is ${describeValue(x)}, not a tensor { type, data, dims }` };
+  const { type, data, dims } = x; // through getters, as ort.Tensor has them
+  const info = dtypeOf(type);
+  if (!info) {
+    const known = Object.keys(DTYPES).join(', ');
+    return { problem: `has type ${typeof type === 'string' ? `'${type}'` : describeValue(type)}, which is not a tensor type (${known})` };
+  }
+  if (!dataMatches(info, data))
+    return { problem: `has type '${type}' but its data is ${describeValue(data)}; '${type}' data must be ${expectedClassText(type, info)}` };
+  if (dims === undefined) return { type, info, data, dims: [data.length] };
+  if (!Array.isArray(dims) && !(ArrayBuffer.isView(dims) && !(dims instanceof DataView) && typeof dims[0] !== 'bigint'))
+    return { problem: `has dims ${describeValue(dims)}; dims must be an array of non-negative integers` };
+  return { type, info, data, dims };
+}
+
+export class Tensor {
+  /**
+   * @param {string} type  'float32', 'int64', 'float16', ... (see README)
+   * @param {ArrayBufferView|Array} data  the typed array for `type`; a plain Array is converted
+   *   for number and bigint types (not for float16/bfloat16, whose numbers would be ambiguous)
+   * @param {number[]} [dims]  defaults to [data.length]
+   */
+  constructor(type, data, dims) {
+    const info = dtypeOf(type);
+    if (info && Array.isArray(data) && type !== 'float16' && type !== 'bfloat16') {
+      try {
+        data = info.array.from(data, type === 'bool' ? (v) => (v ? 1 : 0) : undefined);
+      } catch (cause) {
+        throw new Error(`Tensor: cannot convert the Array to ${info.array.name}: ${cause.message}`);
+      }
+    }
+    const read = readTensorLike({ type, data, dims });
+    if (read.problem) throw new Error(`Tensor: the tensor ${read.problem}`);
+    const shape = Array.from(read.dims, Number);
+    let size = 1;
+    for (const d of shape) {
+      if (!Number.isSafeInteger(d) || d < 0) throw new Error(`Tensor: dims ${JSON.stringify(shape)} must be non-negative integers`);
+      size *= d;
+    }
+    if (size !== read.data.length)
+      throw new Error(`Tensor: dims ${JSON.stringify(shape)} need ${size} elements but data has ${read.data.length}`);
+    this.type = type;
+    this.data = read.data;
+    this.dims = shape;
+  }
+
+  /** Number of elements. */
+  get size() {
+    return this.data.length;
+  }
+}

@@ -1,0 +1,112 @@
+// Writes a node call into the module's request scratch as the flat list of doubles that
+// src/wire/wire.h describes. Capacities come from the module itself, so the two sides agree.
+import { describeValue } from './dtypes.js';
+
+const KIND = { absent: 0, number: 1, boolean: 2, list: 3, other: 4 };
+const OTHER = { none: 0, string: 1, object: 2, null: 3, function: 4, symbol: 5, listWithNonNumber: 6 };
+
+const isList = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+const isNumeric = (v) => typeof v === 'number' || typeof v === 'bigint';
+
+export class RequestWriter {
+  constructor(M) {
+    this.M = M;
+    this.base = M._requestAddress() / 8;
+    this.limits = {
+      name: M.MAX_NAME_LENGTH,
+      rank: M.MAX_RANK,
+      listed: M.MAX_LISTED,
+      inputs: M.MAX_INPUTS_LISTED,
+      attrs: M.MAX_ATTRS_LISTED,
+    };
+    this.words = null;
+    this.at = 0;
+  }
+
+  begin(opType, opset) {
+    this.words = this.M.HEAPF64; // re-read: memory growth replaces the views
+    this.at = this.base;
+    this.put(this.M.WIRE_VERSION);
+    this.name(opType);
+    this.value(opset);
+    return this.at;
+  }
+
+  /** Words written since begin(). */
+  get count() {
+    return this.at - this.base;
+  }
+
+  rewind(to) {
+    this.at = to;
+  }
+
+  put(v) {
+    this.words[this.at++] = v;
+  }
+
+  name(text) {
+    const s = typeof text === 'string' ? text : String(describeValue(text));
+    const n = Math.min(s.length, this.limits.name);
+    this.put(s.length);
+    for (let i = 0; i < n; i += 1) this.put(s.charCodeAt(i));
+  }
+
+  value(v) {
+    switch (typeof v) {
+      case 'undefined':
+        return this.put3(KIND.absent, OTHER.none, 0);
+      case 'number':
+        this.put3(KIND.number, OTHER.none, 1);
+        return this.put(v);
+      case 'bigint':
+        this.put3(KIND.number, OTHER.none, 1);
+        return this.put(Number(v));
+      case 'boolean':
+        this.put3(KIND.boolean, OTHER.none, 1);
+        return this.put(v ? 1 : 0);
+      case 'string':
+        return this.put3(KIND.other, OTHER.string, 0);
+      case 'function':
+        return this.put3(KIND.other, OTHER.function, 0);
+      case 'symbol':
+        return this.put3(KIND.other, OTHER.symbol, 0);
+      default:
+        if (v === null) return this.put3(KIND.other, OTHER.null, 0);
+        if (!isList(v)) return this.put3(KIND.other, OTHER.object, 0);
+        return this.list(v);
+    }
+  }
+
+  list(v) {
+    // Only the carried entries matter: a longer list is rejected for its length alone.
+    const n = Math.min(v.length, this.limits.listed);
+    for (let i = 0; i < n; i += 1) if (!isNumeric(v[i])) return this.put3(KIND.other, OTHER.listWithNonNumber, 0);
+    this.put3(KIND.list, OTHER.none, v.length);
+    for (let i = 0; i < n; i += 1) this.put(Number(v[i]));
+  }
+
+  put3(a, b, c) {
+    this.put(a);
+    this.put(b);
+    this.put(c);
+  }
+
+  /** A checked tensor-like (see readTensorLike); `inlineValues` carries its data (small inputs). */
+  tensor(t, inlineValues) {
+    if (t === null) return this.put(0);
+    const { dims, data } = t;
+    const rank = dims.length;
+    this.put(1);
+    this.put(t.info.code);
+    this.put(data.length);
+    this.put(rank);
+    for (let i = 0, n = Math.min(rank, this.limits.rank); i < n; i += 1) {
+      const d = dims[i];
+      this.put(typeof d === 'number' ? d : NaN);
+    }
+    if (!inlineValues) return this.put(0);
+    this.put(data.length);
+    for (let i = 0, n = Math.min(data.length, this.limits.listed); i < n; i += 1) this.put(Number(data[i]));
+  }
+}

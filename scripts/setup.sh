@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what the build and tests need when it is missing, so `npm test` works on a new Debian
+# machine: Debian's emscripten (3.1.6), catch2, cmake, ninja, wabt; then the npm dev packages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v em++ >/dev/null 2>&1 || missing+=(emscripten)
+[ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v wasm2wat >/dev/null 2>&1 || missing+=(wabt)
+for extra in "$@"; do  # e.g. scripts/setup.sh chromium
+  case "$extra" in
+    chromium) command -v chromium >/dev/null 2>&1 || missing+=(chromium) ;;
+    clang) command -v clang++ >/dev/null 2>&1 || missing+=(clang) ;;
+  esac
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm dev packages, when package.json lists some and they are not installed yet.
+if grep -q '"devDependencies"' package.json && [ ! -f node_modules/.package-lock.json ]; then
+  echo "setup: npm install"
+  npm install --no-audit --no-fund --loglevel=error
+fi

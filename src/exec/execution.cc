@@ -1,0 +1,140 @@
+#include "exec/execution.h"
+
+#include <cstring>
+
+#include "core/half.h"
+
+namespace ox {
+namespace {
+
+int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+}  // namespace
+
+Status Execution::start(const Plan& plan) {
+  plan_ = plan;
+  position_ = 0;
+  if (plan.kind == PlanKind::Identity) return Status::ok();
+  if (!select_kernels(plan.kind, plan.input_dtype, plan.select_last, &kernels_))
+    return Status::error("internal error: no kernels for this plan");
+  input_size_ = dtype_size(plan.input_dtype);
+  // State covers one value (and index) per output; Hardmax keeps one per row instead (none when
+  // the input is empty: its outer * inner may then be huge).
+  const int64_t states = plan.kind != PlanKind::Hardmax ? plan.output_count
+                         : plan.input_count == 0        ? 0
+                                                        : plan.outer * plan.inner;
+  const double best_bytes = static_cast<double>(states) * input_size_;
+  const double index_bytes = kernels_.tracks_index ? static_cast<double>(states) * 4 : 0;
+  if (best_bytes + index_bytes > static_cast<double>(SIZE_MAX / 2) ||
+      !best_.reserve(static_cast<size_t>(best_bytes) + 1) ||
+      !index_.reserve(static_cast<size_t>(index_bytes) + 1))
+    return Status::error("out of memory: the call needs " + std::to_string(static_cast<int64_t>(best_bytes + index_bytes)) +
+                         " bytes of working memory");
+  kernels_.fill_start(best_.data(), states);
+  if (kernels_.tracks_index) std::memset(index_.data(), 0, static_cast<size_t>(index_bytes));
+  return Status::ok();
+}
+
+// Output offset of the step block with this index: an odometer over the prefix axes.
+int64_t Execution::output_base(int64_t block) const {
+  int64_t base = 0;
+  for (int p = plan_.prefix_count - 1; p >= 0; --p) {
+    const int64_t extent = plan_.prefix_extent[p];
+    base += (block % extent) * plan_.prefix_output_stride[p];
+    block /= extent;
+  }
+  return base;
+}
+
+void Execution::feed(const void* data, int64_t count) {
+  const char* x = static_cast<const char*>(data);
+  const int64_t inner = plan_.inner, reduce = plan_.reduce;
+  const int64_t row_span = reduce * inner;
+  const int64_t block_span = plan_.outer * row_span;
+  while (count > 0) {
+    const int64_t block = position_ / block_span;
+    const int64_t offset = position_ % block_span;
+    const int64_t o = offset / row_span;
+    const int64_t r = (offset % row_span) / inner;
+    const int64_t i = offset % inner;
+    const int64_t state = output_base(block) + o * inner;
+    char* best = best_.data() + state * input_size_;
+    int32_t* index = reinterpret_cast<int32_t*>(index_.data()) + state;
+    int64_t take;
+    if (inner == 1) {
+      if (r != 0 || count < reduce) {  // part of one run
+        take = min64(count, reduce - r);
+        kernels_.rows(x, 1, take, r, best, index);
+      } else {  // whole runs of this block
+        const int64_t runs = min64(count / reduce, plan_.outer - o);
+        take = runs * reduce;
+        kernels_.rows(x, runs, reduce, 0, best, index);
+      }
+    } else if (i != 0 || count < inner) {  // part of one row
+      take = min64(count, inner - i);
+      kernels_.columns(x, 1, take, inner, r, best + i * input_size_, index + i);
+    } else {  // whole rows of this outer slice
+      const int64_t rows = min64(count / inner, reduce - r);
+      take = rows * inner;
+      kernels_.columns(x, rows, inner, inner, r, best, index);
+    }
+    x += take * input_size_;
+    position_ += take;
+    count -= take;
+  }
+}
+
+void Execution::write_output(void* destination, int64_t begin, int64_t count) const {
+  char* out = static_cast<char*>(destination);
+  const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());
+  switch (plan_.kind) {
+    case PlanKind::ArgMax:
+    case PlanKind::ArgMin:
+      for (int64_t k = 0; k < count; ++k) {
+        const int64_t value = index[begin + k];
+        std::memcpy(out + k * 8, &value, 8);
+      }
+      return;
+    case PlanKind::ReduceMax:
+      std::memcpy(out, best_.data() + begin * input_size_, static_cast<size_t>(count * input_size_));
+      if (plan_.output_dtype == DType::Bool)
+        for (int64_t k = 0; k < count; ++k) out[k] = out[k] != 0;
+      return;
+    case PlanKind::Hardmax:
+      write_hardmax(out, begin, count);
+      return;
+    case PlanKind::Identity:
+      return;
+  }
+}
+
+// One-hot rows: element (o, r, i) is 1 when r is the winning index of (o, i), else 0.
+void Execution::write_hardmax(char* out, int64_t begin, int64_t count) const {
+  const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());
+  const int64_t inner = plan_.inner, row_span = plan_.reduce * plan_.inner;
+  const int size = input_size_;
+  char one[8];
+  switch (plan_.output_dtype) {
+    case DType::Float32: { const float v = 1.0f; std::memcpy(one, &v, 4); break; }
+    case DType::Float64: { const double v = 1.0; std::memcpy(one, &v, 8); break; }
+    case DType::Float16: { const uint16_t v = Float16Format::kOne; std::memcpy(one, &v, 2); break; }
+    default: { const uint16_t v = BFloat16Format::kOne; std::memcpy(one, &v, 2); break; }
+  }
+  std::memset(out, 0, static_cast<size_t>(count * size));
+  for (int64_t k = 0; k < count;) {
+    const int64_t e = begin + k;
+    const int64_t o = e / row_span, r = (e % row_span) / inner, i = e % inner;
+    const int64_t run = min64(count - k, inner - i);  // the rest of this row, within the range
+    const int32_t* winners = index + o * inner + i;
+    for (int64_t j = 0; j < run; ++j)
+      if (winners[j] == r) std::memcpy(out + (k + j) * size, one, size);
+    k += run;
+  }
+}
+
+void Execution::trim(size_t bytes) {
+  best_.shrink_to(bytes);
+  index_.shrink_to(bytes);
+}
+
+}  // namespace ox

@@ -1,0 +1,35 @@
+// ArgMax / ArgMin kernels in plain C++: the reference shape of the two families that the SIMD
+// variants specialise. Both continue a running state (best value, index) per output, so input can
+// arrive in chunks that split rows anywhere.
+#pragma once
+#include <cstdint>
+
+#include "kernels/traits.h"
+
+namespace ox {
+
+// Row family (the reduced axis is innermost): `rows` runs of `length` contiguous elements; run k
+// continues state best[k], index[k]; its first element has index `first`.
+template <class Rule, class Raw>
+void arg_rows_portable(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
+  for (int64_t k = 0; k < rows; ++k, x += length) {
+    Raw b = best[k];
+    int32_t at = index[k];
+    for (int64_t j = 0; j < length; ++j)
+      if (Rule::replaces(x[j], b)) b = x[j], at = static_cast<int32_t>(first + j);
+    best[k] = b;
+    index[k] = at;
+  }
+}
+
+// Column family (the reduced axis has inner elements after it): `rows` rows of `width` elements,
+// `stride` apart; column j's state is best[j], index[j]; row k has index first + k.
+template <class Rule, class Raw>
+void arg_columns_portable(const Raw* x, int64_t rows, int64_t width, int64_t stride, int64_t first, Raw* best,
+                          int32_t* index) {
+  for (int64_t k = 0; k < rows; ++k, x += stride)
+    for (int64_t j = 0; j < width; ++j)
+      if (Rule::replaces(x[j], best[j])) best[j] = x[j], index[j] = static_cast<int32_t>(first + k);
+}
+
+}  // namespace ox

@@ -1,0 +1,73 @@
+// Per-dtype comparison facts, so every kernel is written once over a Traits parameter.
+// greater() is only asked of non-NaN values; NaN is always tested separately with nan().
+#pragma once
+#include <cstdint>
+#include <limits>
+
+#include "core/dtype.h"
+#include "core/half.h"
+
+namespace ox {
+
+template <class T>
+struct IntegerTraits {
+  using Raw = T;
+  static bool nan(Raw) { return false; }
+  static bool greater(Raw a, Raw b) { return a > b; }
+  static Raw lowest() { return std::numeric_limits<T>::lowest(); }
+  static Raw highest() { return std::numeric_limits<T>::max(); }
+};
+
+template <class T>
+struct FloatTraits {
+  using Raw = T;
+  static bool nan(Raw v) { return v != v; }
+  static bool greater(Raw a, Raw b) { return a > b; }
+  static Raw lowest() { return -std::numeric_limits<T>::infinity(); }
+  static Raw highest() { return std::numeric_limits<T>::infinity(); }
+};
+
+template <class Format>
+struct HalfTraits {
+  using Raw = uint16_t;
+  static bool nan(Raw v) { return half_is_nan<Format>(v); }
+  static bool greater(Raw a, Raw b) { return half_key(a) > half_key(b); }
+  static Raw lowest() { return static_cast<Raw>(0x8000 | Format::kInf); }
+  static Raw highest() { return Format::kInf; }
+};
+
+template <DType D> struct Traits;
+template <> struct Traits<DType::Float32> : FloatTraits<float> {};
+template <> struct Traits<DType::Float64> : FloatTraits<double> {};
+template <> struct Traits<DType::Float16> : HalfTraits<Float16Format> {};
+template <> struct Traits<DType::BFloat16> : HalfTraits<BFloat16Format> {};
+template <> struct Traits<DType::Int8> : IntegerTraits<int8_t> {};
+template <> struct Traits<DType::Uint8> : IntegerTraits<uint8_t> {};
+template <> struct Traits<DType::Int16> : IntegerTraits<int16_t> {};
+template <> struct Traits<DType::Uint16> : IntegerTraits<uint16_t> {};
+template <> struct Traits<DType::Int32> : IntegerTraits<int32_t> {};
+template <> struct Traits<DType::Uint32> : IntegerTraits<uint32_t> {};
+template <> struct Traits<DType::Int64> : IntegerTraits<int64_t> {};
+template <> struct Traits<DType::Uint64> : IntegerTraits<uint64_t> {};
+template <> struct Traits<DType::Bool> : IntegerTraits<uint8_t> {};  // false < true; normalised on output
+
+// ArgMax / ArgMin selection rule. A NaN wins over any number: the first NaN, or the last one with
+// select_last_index. Among numbers the strictly better value wins (first index), or the better or
+// equal one (last index). Equal values include -0 == +0.
+enum class Direction { Max, Min };
+
+template <class Tr, Direction D, bool Last>
+struct ArgRule {
+  using Raw = typename Tr::Raw;
+  static Raw identity() { return D == Direction::Max ? Tr::lowest() : Tr::highest(); }
+  static bool better(Raw candidate, Raw best) {
+    return D == Direction::Max ? Tr::greater(candidate, best) : Tr::greater(best, candidate);
+  }
+  static bool replaces(Raw candidate, Raw best) {
+    if (Tr::nan(candidate)) return Last || !Tr::nan(best);
+    if (Tr::nan(best)) return false;
+    return Last ? !better(best, candidate) : better(candidate, best);
+  }
+};
+
+}  // namespace ox

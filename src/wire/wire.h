@@ -1,0 +1,29 @@
+// The request format between js/ and the core: a flat array of doubles that the JS wrapper writes
+// into a reused scratch area of the wasm heap (no per-call allocation, no strings). Everything is
+// bounds-checked here, so arbitrary words (a fuzzer's) can only produce a Status.
+//
+// Layout (counts are true counts; only the first N entries of long lists are carried):
+//   kWireVersion
+//   op name:   length, min(length, kMaxNameLength) character codes
+//   opset:     kind (ValueKind), other (OtherKind), value
+//   inputs:    count; for the first min(count, kMaxInputsListed):
+//                present; if present: dtype, length, rank, min(rank, kMaxRank) dims,
+//                value count, min(count, kMaxListed) values
+//   attributes: count; for the first min(count, kMaxAttrsListed):
+//                name (as above), kind, other, value count, min(count, kMaxListed) values
+#pragma once
+#include <cstddef>
+
+#include "core/status.h"
+#include "ops/request.h"
+
+namespace ox {
+
+constexpr double kWireVersion = 1;
+// Upper bound of a request's size in words, so the JS side can size its scratch once.
+constexpr int kMaxWireWords = 1 + (1 + kMaxNameLength) + 3 + 1 + kMaxInputsListed * (5 + kMaxRank + kMaxListed) +
+                              1 + kMaxAttrsListed * (1 + kMaxNameLength + 3 + kMaxListed);
+
+Status decode_request(const double* words, size_t count, NodeRequest* request);
+
+}  // namespace ox
