@@ -42,7 +42,11 @@ let server;
 try {
   server = await startStaticServer({ root: repoRoot, port });
 } catch (error) {
-  if (error.code !== 'EADDRINUSE' || explicit) throw error;
+  if (error.code !== 'EADDRINUSE') throw error;
+  if (explicit) {
+    console.error(`demo: port ${port} is in use on 127.0.0.1; pick another with --port, or --port 0 for any free one`);
+    process.exit(1);
+  }
   server = await startStaticServer({ root: repoRoot, port: 0 }); // 8080 is busy: any free port
 }
 

@@ -42,6 +42,22 @@ function firstDifference(actual, expected) {
   return count === 0 ? null : `${count} pixels differ; first at (${i % WIDTH}, ${Math.floor(i / WIDTH)}): got ${actual[i]}, expected ${expected[i]}`;
 }
 
+// Waits for the page to report done or error. A page whose module never runs (a 404, a syntax
+// error) never reports, so the wait stops soon after the first problem and names it.
+async function waitUntilFinished(page, problems, timeoutMs = 60_000) {
+  const start = Date.now();
+  let firstProblemAt = null;
+  for (;;) {
+    const status = await page.evaluate(() => document.documentElement.dataset.status);
+    if (status === 'done' || status === 'error') return;
+    if (problems.length > 0) firstProblemAt ??= Date.now();
+    if (firstProblemAt !== null && Date.now() - firstProblemAt > 3000)
+      throw new Error(`the demo stopped at status '${status}' after: ${problems.join('; ')}`);
+    if (Date.now() - start > timeoutMs) throw new Error(`the demo did not finish in ${timeoutMs} ms (status '${status}')`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 test('the web demo computes the right mask and next token in Chromium, without errors', { timeout: 120_000 }, async (t) => {
   assert.ok(existsSync(new URL('dist/ox.wasm', `file://${repoRoot}`)), 'dist/ox.wasm is missing: run `bash scripts/build.sh wasm` first');
 
@@ -56,7 +72,7 @@ test('the web demo computes the right mask and next token in Chromium, without e
   page.on('response', (response) => served.set(new URL(response.url()).pathname, response.headers()['content-type']));
 
   await page.goto(`${server.url}examples/web/`);
-  await page.waitForFunction(() => ['done', 'error'].includes(document.documentElement.dataset.status), null, { timeout: 90_000 });
+  await waitUntilFinished(page, problems);
   await mkdir(artifacts, { recursive: true });
   await page.screenshot({ path: fileURLToPath(new URL('demo.png', artifacts)), fullPage: true });
 
