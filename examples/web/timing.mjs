@@ -1,10 +1,10 @@
 // Timing in the browser. Browsers coarsen performance.now() (to 100 µs in a page that is not
 // cross-origin isolated), so a fast function is repeated until one sample lasts a few
-// milliseconds, and the median of several samples is kept.
+// milliseconds. The methods' samples are interleaved, so a busy moment on the machine slows
+// every method alike, and each method's median is kept.
 
-/** Median time in milliseconds of one call of `fn`. */
-export function medianMillis(fn, samples = 11, minSampleMillis = 4) {
-  fn(); // warm-up: the first call compiles and allocates
+// How many calls make one sample last at least `minSampleMillis`.
+function repeatsFor(fn, minSampleMillis) {
   let repeats = 1;
   while (repeats < 1 << 16) {
     const start = performance.now();
@@ -12,14 +12,24 @@ export function medianMillis(fn, samples = 11, minSampleMillis = 4) {
     if (performance.now() - start >= minSampleMillis) break;
     repeats *= 2;
   }
-  const times = [];
-  for (let s = 0; s < samples; s += 1) {
-    const start = performance.now();
-    for (let r = 0; r < repeats; r += 1) fn();
-    times.push((performance.now() - start) / repeats);
-  }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1];
+  return repeats;
+}
+
+/**
+ * Median time in milliseconds of one call of each function: { name: fn } -> { name: millis }.
+ */
+export function medianMillis(methods, samples = 11, minSampleMillis = 4) {
+  const entries = Object.entries(methods);
+  for (const [, fn] of entries) fn(); // warm-up: the first call compiles and allocates
+  const repeats = entries.map(([, fn]) => repeatsFor(fn, minSampleMillis));
+  const times = entries.map(() => []);
+  for (let s = 0; s < samples; s += 1)
+    entries.forEach(([, fn], m) => {
+      const start = performance.now();
+      for (let r = 0; r < repeats[m]; r += 1) fn();
+      times[m].push((performance.now() - start) / repeats[m]);
+    });
+  return Object.fromEntries(entries.map(([name], m) => [name, times[m].sort((a, b) => a - b)[samples >> 1]]));
 }
 
 export function formatMillis(ms) {
