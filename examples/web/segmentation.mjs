@@ -1,0 +1,62 @@
+// A segmentation mask: each pixel's class is the argmax over the class axis (axis 1) of
+// [1, classes, height, width] score maps. onnx-extrema does it in one call; two plain JS loops
+// compute the same mask for comparison.
+import { argMax, Tensor } from 'onnx-extrema';
+import { blobScoreMaps } from './data.mjs';
+import { medianMillis } from './timing.mjs';
+
+export const [CLASSES, HEIGHT, WIDTH] = [21, 256, 256];
+
+/** The loop most people write first: for each pixel, scan its classes (H*W floats apart). */
+export function maskByPixel(scores, classes, pixels) {
+  const mask = new Uint8Array(pixels);
+  for (let p = 0; p < pixels; p += 1) {
+    let best = 0;
+    for (let c = 1; c < classes; c += 1) if (scores[c * pixels + p] > scores[best * pixels + p]) best = c;
+    mask[p] = best;
+  }
+  return mask;
+}
+
+/** The cache-friendly loop: walk the score maps in memory order, keeping a running best per pixel. */
+export function maskByClass(scores, classes, pixels) {
+  const mask = new Uint8Array(pixels);
+  const best = scores.slice(0, pixels);
+  for (let c = 1; c < classes; c += 1)
+    for (let p = 0, offset = c * pixels; p < pixels; p += 1)
+      if (scores[offset + p] > best[p]) {
+        best[p] = scores[offset + p];
+        mask[p] = c;
+      }
+  return mask;
+}
+
+function countDifferences(a, b) {
+  let differ = 0;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) differ += 1;
+  return differ;
+}
+
+export function segment() {
+  const scores = new Tensor('float32', blobScoreMaps(CLASSES, HEIGHT, WIDTH), [1, CLASSES, HEIGHT, WIDTH]);
+
+  // The one call: the index of the highest score along axis 1; keepdims 0 drops that axis.
+  const result = argMax(scores, { axis: 1, keepdims: 0 }); // int64 (BigInt64Array), dims [1, 256, 256]
+  const mask = Uint8Array.from(result.data, Number); // class ids fit a byte, handy for drawing
+
+  const pixels = HEIGHT * WIDTH;
+  const byPixel = maskByPixel(scores.data, CLASSES, pixels);
+  const byClass = maskByClass(scores.data, CLASSES, pixels);
+
+  return {
+    scores,
+    dims: result.dims,
+    mask,
+    differences: { byPixel: countDifferences(mask, byPixel), byClass: countDifferences(mask, byClass) },
+    timings: medianMillis({
+      ours: () => argMax(scores, { axis: 1, keepdims: 0 }),
+      byPixel: () => maskByPixel(scores.data, CLASSES, pixels),
+      byClass: () => maskByClass(scores.data, CLASSES, pixels),
+    }),
+  };
+}

@@ -1,0 +1,46 @@
+// Timing in the browser. Browsers coarsen performance.now() (to 100 µs in a page that is not
+// cross-origin isolated), so a fast function is repeated until one sample lasts a few
+// milliseconds. The methods' samples are interleaved, so a busy moment on the machine slows
+// every method alike, and each method's median is kept.
+
+// How many calls make one sample last at least `minSampleMillis`.
+function repeatsFor(fn, minSampleMillis) {
+  let repeats = 1;
+  while (repeats < 1 << 16) {
+    const start = performance.now();
+    for (let r = 0; r < repeats; r += 1) fn();
+    if (performance.now() - start >= minSampleMillis) break;
+    repeats *= 2;
+  }
+  return repeats;
+}
+
+/**
+ * Median time in milliseconds of one call of each function: { name: fn } -> { name: millis }.
+ */
+export function medianMillis(methods, samples = 11, minSampleMillis = 4) {
+  const entries = Object.entries(methods);
+  for (const [, fn] of entries) fn(); // warm-up: the first call compiles and allocates
+  const repeats = entries.map(([, fn]) => repeatsFor(fn, minSampleMillis));
+  const times = entries.map(() => []);
+  for (let s = 0; s < samples; s += 1)
+    entries.forEach(([, fn], m) => {
+      const start = performance.now();
+      for (let r = 0; r < repeats[m]; r += 1) fn();
+      times[m].push((performance.now() - start) / repeats[m]);
+    });
+  return Object.fromEntries(entries.map(([name], m) => [name, times[m].sort((a, b) => a - b)[samples >> 1]]));
+}
+
+export function formatMillis(ms) {
+  return ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`;
+}
+
+/** "2.3× faster" / "1.8× slower": how onnx-extrema compares with a loop taking `otherMillis`. */
+export function formatSpeedup(oursMillis, otherMillis) {
+  const ratio = otherMillis / oursMillis;
+  return ratio >= 1 ? `${ratio.toFixed(1)}× faster` : `${(1 / ratio).toFixed(1)}× slower`;
+}
+
+/** Lets the browser paint (e.g. a status line) before the next long synchronous step. */
+export const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
