@@ -27,8 +27,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm dev packages, when package.json lists some and they are not installed yet.
-if grep -q '"devDependencies"' package.json && [ ! -f node_modules/.package-lock.json ]; then
+# npm dev packages, when one that package.json lists is not installed yet.
+if ! node -e '
+  const deps = Object.keys(require("./package.json").devDependencies || {});
+  const fs = require("fs");
+  process.exit(deps.every((d) => fs.existsSync(`node_modules/${d}/package.json`)) ? 0 : 1);'; then
   echo "setup: npm install"
   npm install --no-audit --no-fund --loglevel=error
 fi
