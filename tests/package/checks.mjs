@@ -15,8 +15,9 @@ function random(seed) {
   };
 }
 
-// float16 bits -> number, written out here so the expected values do not use the package's helpers.
-function halfValue(bits) {
+// float16 bits -> number, written out here so the expected values do not use the package's helpers
+// (tests/js/ort.test.mjs uses it too).
+export function halfValue(bits) {
   const exponent = (bits >> 10) & 31;
   const fraction = bits & 1023;
   const sign = bits & 0x8000 ? -1 : 1;

@@ -16,8 +16,9 @@ async function main(): Promise<void> {
   check(top.data instanceof Int32Array && top.data[0] === 9 && top.dims.length === 0, 'reduceMax');
   const bits: Uint16Array = ox.toFloat16Array([0.1]);
   check(bits[0] === 0x2e66 && ox.fromFloat16Bits(0x2e66) === 0.0999755859375, 'float16 helpers');
-  const outputs: ox.Tensor[] = ox.runNode('Hardmax', [new ox.Tensor('float64', new Float64Array([1, 2]))], { axis: 1 }, 11);
-  check(outputs[0]?.type === 'float64', 'runNode');
+  const outputs: ox.Tensor[] = ox.runNode('Hardmax', [new ox.Tensor('float64', new Float64Array([1, 2]), [1, 2])], { axis: 1 }, 11);
+  const hot = outputs[0];
+  check(hot?.type === 'float64' && hot.data[0] === 0 && hot.data[1] === 1, 'runNode');
   // @ts-expect-error Hardmax takes floats only
   if (outputs.length > 1) ox.hardmax(scores);
 }
