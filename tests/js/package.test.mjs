@@ -86,6 +86,7 @@ test('package.json: exports map (types first), subpaths, no install scripts', as
   const targets = targetsOf(pkg.exports);
   for (const t of [...targets, pkg.main.slice(2), pkg.types.slice(2)]) assert.ok(packed.files.includes(t), `${t} is named in package.json but not shipped`);
   assert.equal(pkg.type, 'module');
+  assert.equal(pkg.sideEffects, false, 'importing the package does nothing by itself, so bundlers may drop unused parts');
   assert.deepEqual(pkg.dependencies ?? {}, {}, 'the package needs no dependencies');
   for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
     assert.equal(pkg.scripts?.[hook], undefined, `a "${hook}" script would run (or try to build) on install`);
