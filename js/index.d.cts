@@ -86,7 +86,10 @@ export declare class Tensor<T extends TensorType = TensorType, D extends TensorD
 export interface InitOptions {
   /** The .wasm bytes (bundlers, offline use). */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
-  /** Where the .wasm is fetched from (default: dist/ox.wasm next to the package's JS). */
+  /**
+   * Where the .wasm is fetched from (default: dist/ox.wasm next to the package's JS). A relative
+   * URL is relative to the page (or worker script), or to the package's js/ folder in Node.
+   */
   wasmUrl?: string | GlobalURL;
 }
 

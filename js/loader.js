@@ -69,14 +69,24 @@ function toBytes(wasmBinary) {
   throw new Error('onnx-extrema: init({ wasmBinary }) needs an ArrayBuffer or a typed array of the .wasm bytes');
 }
 
+// A relative wasmUrl is relative to the page (or worker script) in a browser, and to this file
+// (the package's js/ folder) where there is no page, as in Node.
+function resolveWasmUrl(wasmUrl) {
+  const base = typeof location === 'object' && location?.href ? location.href : import.meta.url;
+  try {
+    return new URL(String(wasmUrl), base);
+  } catch (cause) {
+    throw new Error(`onnx-extrema: init({ wasmUrl }) got ${JSON.stringify(String(wasmUrl))}, which is not a URL`, { cause });
+  }
+}
+
 async function load(options) {
   let bytes;
   if (options.wasmBinary !== undefined) {
     bytes = toBytes(options.wasmBinary);
     checkWasm(bytes, 'init({ wasmBinary })', 'pass the bytes of dist/ox.wasm');
   } else {
-    const base = typeof location === 'object' && location.href ? location.href : import.meta.url;
-    bytes = await fetchWasm(options.wasmUrl !== undefined ? new URL(String(options.wasmUrl), base) : defaultWasmUrl);
+    bytes = await fetchWasm(options.wasmUrl !== undefined ? resolveWasmUrl(options.wasmUrl) : defaultWasmUrl);
   }
   try {
     return await createOxModule({ wasmBinary: bytes, print: () => {}, printErr: () => {} });

@@ -41,6 +41,7 @@ test('bad wasmBinary values reject with what they were', async () => {
 test('bad wasmUrl values name the URL and what came back', async () => {
   const missingFile = new URL('./no-such.wasm', wasmFile);
   assert.match(await rejection({ wasmUrl: missingFile }), new RegExp(`cannot read the wasm at ${missingFile.href}: ENOENT`));
+  assert.match(await rejection({ wasmUrl: 'http://[bad' }), /init\(\{ wasmUrl \}\) got "http:\/\/\[bad", which is not a URL/);
   const url404 = `${server.origin}/dist/missing.wasm`;
   const notFound = await rejection({ wasmUrl: url404 });
   assert.ok(notFound.includes(`fetching the wasm at ${url404} answered HTTP 404 Not Found`), notFound);
