@@ -29,7 +29,7 @@ let browser;
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/setup.sh (it installs Debian's chromium)`);
   packed = await pack();
-  app = await installInNewApp(packed.tarball);
+  ({ app } = await installInNewApp(packed.tarball));
   for (const f of ['index.html', 'main.js', 'url.html', 'url.js']) await copyFile(path.join(root, 'tests/browser/vite-app', f), path.join(app, f));
   await copyFile(path.join(root, 'tests/package/checks.mjs'), path.join(app, 'checks.mjs'));
   viteOut = await mkdtemp(path.join(tmpdir(), 'ox-vite-'));

@@ -16,10 +16,11 @@ const WASM_MAGIC = '0061736d';
 let packed;
 let app;
 let installed; // the installed package's directory
+let toolchainUsed;
 
 before(async () => {
   packed = await pack();
-  app = await installInNewApp(packed.tarball);
+  ({ app, toolchainUsed } = await installInNewApp(packed.tarball));
   installed = path.join(app, 'node_modules/onnx-extrema');
   for (const f of ['app/esm.mjs', 'app/cjs.cjs', 'app/shared.mjs', 'checks.mjs', 'typings/usage.mts', 'typings/usage.cts'])
     await copyFile(here(f), path.join(app, path.basename(f)));
@@ -71,7 +72,7 @@ test('every relative import in the shipped JS and typings names a shipped file',
   assert.deepEqual(missing, []);
 });
 
-test('package.json: exports map (types first), subpaths, no install scripts', async () => {
+test('package.json: exports map (types first), subpaths; the install builds nothing', async () => {
   const pkg = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8'));
   const main = pkg.exports['.'];
   assert.equal(Object.keys(main)[0], 'types', 'TypeScript reads conditions in order: "types" must come first');
@@ -88,6 +89,7 @@ test('package.json: exports map (types first), subpaths, no install scripts', as
   assert.equal(pkg.type, 'module');
   assert.equal(pkg.sideEffects, false, 'importing the package does nothing by itself, so bundlers may drop unused parts');
   assert.deepEqual(pkg.dependencies ?? {}, {}, 'the package needs no dependencies');
+  assert.deepEqual(toolchainUsed, [], 'npm install ran a compiler or build tool');
   for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
     assert.equal(pkg.scripts?.[hook], undefined, `a "${hook}" script would run (or try to build) on install`);
 });

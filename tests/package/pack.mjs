@@ -2,7 +2,7 @@
 // directory, the way a user gets it: `npm install <tarball>` (offline: the package has no
 // dependencies), no build, no Emscripten. Used by tests/js/package.test.mjs and the browser tests.
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +11,9 @@ import { promisify } from 'node:util';
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 
-async function npm(args, cwd) {
+async function npm(args, cwd, env = {}) {
   try {
-    return (await run('npm', args, { cwd, maxBuffer: 64 << 20, env: { ...process.env, npm_config_update_notifier: 'false' } })).stdout;
+    return (await run('npm', args, { cwd, maxBuffer: 64 << 20, env: { ...process.env, npm_config_update_notifier: 'false', ...env } })).stdout;
   } catch (error) {
     throw new Error(`npm ${args.join(' ')} failed in ${cwd}:\n${error.stderr || error.message}`);
   }
@@ -32,10 +32,25 @@ export async function pack() {
   };
 }
 
-/** A new app directory with only a package.json, and the tarball installed in it. */
+const TOOLCHAIN = ['emcc', 'em++', 'emcmake', 'cmake', 'make', 'ninja', 'cc', 'c++', 'gcc', 'g++', 'clang', 'clang++', 'node-gyp'];
+
+/**
+ * A new app directory with only a package.json, and the tarball installed in it: { app, toolchainUsed }.
+ * During the install the compilers and build tools on PATH are shims that record their use and
+ * fail; toolchainUsed lists any that ran (none should: the built wasm ships in the package).
+ */
 export async function installInNewApp(tarball) {
   const app = await mkdtemp(path.join(tmpdir(), 'ox-app-'));
   await writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'ox-test-app', private: true, version: '1.0.0' }));
-  await npm(['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], app);
-  return app;
+  const shims = await mkdtemp(path.join(tmpdir(), 'ox-shims-'));
+  const log = path.join(shims, 'used.log');
+  for (const tool of TOOLCHAIN) {
+    const shim = path.join(shims, tool);
+    await writeFile(shim, `#!/bin/sh\necho ${tool} >> '${log}'\nexit 97\n`);
+    await chmod(shim, 0o755);
+  }
+  await npm(['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], app, { PATH: `${shims}${path.delimiter}${process.env.PATH}` });
+  const used = await readFile(log, 'utf8').catch(() => '');
+  await rm(shims, { recursive: true, force: true });
+  return { app, toolchainUsed: used.split('\n').filter(Boolean) };
 }
