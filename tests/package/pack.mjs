@@ -49,8 +49,14 @@ export async function installInNewApp(tarball) {
     await writeFile(shim, `#!/bin/sh\necho ${tool} >> '${log}'\nexit 97\n`);
     await chmod(shim, 0o755);
   }
-  await npm(['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], app, { PATH: `${shims}${path.delimiter}${process.env.PATH}` });
-  const used = await readFile(log, 'utf8').catch(() => '');
-  await rm(shims, { recursive: true, force: true });
-  return { app, toolchainUsed: used.split('\n').filter(Boolean) };
+  try {
+    await npm(['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], app, { PATH: `${shims}${path.delimiter}${process.env.PATH}` });
+    const used = await readFile(log, 'utf8').catch(() => '');
+    return { app, toolchainUsed: used.split('\n').filter(Boolean) };
+  } catch (error) {
+    await rm(app, { recursive: true, force: true });
+    throw error;
+  } finally {
+    await rm(shims, { recursive: true, force: true });
+  }
 }
