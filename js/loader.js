@@ -11,41 +11,56 @@ const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 let loading = null;
 
+const HINT = 'serve dist/ox.wasm there, or pass init({ wasmUrl }) or init({ wasmBinary })';
+
 function describeBytes(bytes) {
-  const head = Array.from(bytes.subarray(0, 16), (b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : '.')).join('');
+  const head = Array.from(bytes.subarray(0, 24), (b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : '.')).join('');
   return `${bytes.length} bytes starting ${JSON.stringify(head)}`;
 }
 
-function checkWasm(bytes, where) {
+// `what` says where the bytes came from and, for a response, its content type.
+function checkWasm(bytes, what, hint = HINT) {
   if (bytes.length < 8 || WASM_MAGIC.some((b, i) => bytes[i] !== b))
-    throw new Error(`onnx-extrema: ${where} is not a WebAssembly module (got ${describeBytes(bytes)}); serve the .wasm file itself there`);
+    throw new Error(`onnx-extrema: ${what} is not a WebAssembly module: got ${describeBytes(bytes)}; ${hint}`);
+}
+
+// node:fs/promises without a static or literal import, so browser bundlers (Vite, webpack) see no
+// Node built-in to resolve or stub: process.getBuiltinModule (Node >= 20.16), else a hidden import().
+async function nodeFs() {
+  const name = 'node:fs/promises';
+  if (typeof process.getBuiltinModule === 'function') return process.getBuiltinModule(name);
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ name);
 }
 
 async function fetchWasm(url) {
   const where = `the wasm at ${url.href}`;
   if (isNode && url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
+    const { readFile } = await nodeFs();
     let bytes;
     try {
       bytes = new Uint8Array(await readFile(url));
     } catch (cause) {
       throw new Error(`onnx-extrema: cannot read ${where}: ${cause.message}`, { cause });
     }
-    checkWasm(bytes, where);
+    checkWasm(bytes, where, 'reinstall the package, or pass init({ wasmBinary })');
     return bytes;
   }
   let response;
   try {
     response = await fetch(url);
   } catch (cause) {
-    throw new Error(`onnx-extrema: cannot fetch ${where}: ${cause.message}`, { cause });
+    throw new Error(`onnx-extrema: cannot fetch ${where}: ${cause.message}; ${HINT}`, { cause });
   }
-  if (!response.ok) throw new Error(`onnx-extrema: fetching ${where} answered HTTP ${response.status} ${response.statusText}`.trim());
+  if (!response.ok) {
+    const status = `HTTP ${response.status} ${response.statusText}`.trim();
+    throw new Error(`onnx-extrema: fetching ${where} answered ${status} (${contentType(response)}); ${HINT}`);
+  }
   const bytes = new Uint8Array(await response.arrayBuffer());
-  const type = response.headers.get('content-type') || 'no content type';
-  checkWasm(bytes, `${where} (${type})`);
+  checkWasm(bytes, `${where} (served as ${contentType(response)})`);
   return bytes;
 }
+
+const contentType = (response) => response.headers.get('content-type') || 'no content type';
 
 function toBytes(wasmBinary) {
   if (wasmBinary instanceof Uint8Array) return wasmBinary;
@@ -54,19 +69,30 @@ function toBytes(wasmBinary) {
   throw new Error('onnx-extrema: init({ wasmBinary }) needs an ArrayBuffer or a typed array of the .wasm bytes');
 }
 
+// A relative wasmUrl is relative to the page (or worker script) in a browser, and to this file
+// (the package's js/ folder) where there is no page, as in Node.
+function resolveWasmUrl(wasmUrl) {
+  const base = typeof location === 'object' && location?.href ? location.href : import.meta.url;
+  try {
+    return new URL(String(wasmUrl), base);
+  } catch (cause) {
+    throw new Error(`onnx-extrema: init({ wasmUrl }) got ${JSON.stringify(String(wasmUrl))}, which is not a URL`, { cause });
+  }
+}
+
 async function load(options) {
   let bytes;
   if (options.wasmBinary !== undefined) {
     bytes = toBytes(options.wasmBinary);
-    checkWasm(bytes, 'init({ wasmBinary })');
+    checkWasm(bytes, 'init({ wasmBinary })', 'pass the bytes of dist/ox.wasm');
   } else {
-    const base = typeof location === 'object' && location.href ? location.href : import.meta.url;
-    bytes = await fetchWasm(options.wasmUrl !== undefined ? new URL(String(options.wasmUrl), base) : defaultWasmUrl);
+    bytes = await fetchWasm(options.wasmUrl !== undefined ? resolveWasmUrl(options.wasmUrl) : defaultWasmUrl);
   }
   try {
     return await createOxModule({ wasmBinary: bytes, print: () => {}, printErr: () => {} });
   } catch (cause) {
-    throw new Error(`onnx-extrema: the wasm module failed to start: ${cause?.message ?? cause}`, { cause });
+    const text = String(cause?.message ?? cause).replace(/\s*Build with -s ASSERTIONS=1 for more info\.?/, '');
+    throw new Error(`onnx-extrema: the wasm module failed to start: ${text}`, { cause });
   }
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need when it is missing, so `npm test` works on a new Debian
-# machine: Debian's emscripten (3.1.6), catch2, cmake, ninja, wabt; then the npm dev packages.
+# machine: Debian's emscripten (3.1.6), catch2, cmake, ninja, wabt, chromium (the browser tests drive
+# it through playwright-core, which downloads no browser); then the npm dev packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,9 +12,9 @@ command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v wasm2wat >/dev/null 2>&1 || missing+=(wabt)
-for extra in "$@"; do  # e.g. scripts/setup.sh chromium
+[ -x /usr/bin/chromium ] || missing+=(chromium)  # tests/js/browser.test.mjs
+for extra in "$@"; do  # e.g. scripts/setup.sh clang
   case "$extra" in
-    chromium) command -v chromium >/dev/null 2>&1 || missing+=(chromium) ;;
     clang) command -v clang++ >/dev/null 2>&1 || missing+=(clang) ;;
   esac
 done
@@ -27,11 +28,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm dev packages, when one that package.json lists is not installed yet.
+# npm dev packages (package-lock.json pins them), when one listed in package.json is not installed.
 if ! node -e '
-  const deps = Object.keys(require("./package.json").devDependencies || {});
   const fs = require("fs");
+  const deps = Object.keys(require("./package.json").devDependencies || {});
   process.exit(deps.every((d) => fs.existsSync(`node_modules/${d}/package.json`)) ? 0 : 1);'; then
   echo "setup: npm install"
+  # Not `npm ci`: npm 11 writes no entries for rollup's other-platform optional packages into the
+  # lock here, and then `npm ci` calls the lock out of sync; `npm install` follows the lock as it is.
   npm install --no-audit --no-fund --loglevel=error
 fi

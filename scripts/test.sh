@@ -2,7 +2,7 @@
 # `npm test`: installs what is missing, builds native and wasm, runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh chromium
+bash scripts/setup.sh
 bash scripts/build.sh
 echo "== native tests (Catch2)"
 ./build/native/ox_native_tests

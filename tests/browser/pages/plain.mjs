@@ -1,0 +1,68 @@
+// The browser scenarios, one per page load (init() loads once per page), chosen by ?mode=.
+// Each sets window.__result for tests/js/browser.test.mjs to read.
+import * as ox from 'onnx-extrema';
+import { runChecks } from '/checks/checks.mjs';
+import { crossCheck } from './float16-cross-check.mjs';
+
+const WASM_ELSEWHERE = '/elsewhere/ox.wasm'; // the server serves the package's wasm here too
+
+async function failedInit(options) {
+  try {
+    await ox.init(options);
+  } catch (error) {
+    return { isError: error instanceof Error, message: error.message };
+  }
+  return { isError: false, message: 'init() resolved' };
+}
+
+const scenarios = {
+  async default() {
+    await ox.init();
+    return { ...runChecks(ox), float16: crossCheck(ox) };
+  },
+  async wasmUrl() {
+    await ox.init({ wasmUrl: WASM_ELSEWHERE });
+    return runChecks(ox);
+  },
+  async wasmUrlObject() {
+    await ox.init({ wasmUrl: new URL(WASM_ELSEWHERE, location.href) });
+    return runChecks(ox);
+  },
+  async wasmBinary() {
+    const bytes = await (await fetch(WASM_ELSEWHERE)).arrayBuffer();
+    await ox.init({ wasmBinary: bytes });
+    return runChecks(ox);
+  },
+  // A failed load rejects with a message, and a later init() tries again.
+  async missing() {
+    const failure = await failedInit({ wasmUrl: '/missing/ox.wasm' });
+    await ox.init();
+    return { failure, ...runChecks(ox) };
+  },
+  async html() {
+    return { failure: await failedInit({ wasmUrl: '/html/ox.wasm' }) };
+  },
+  async beforeInit() {
+    try {
+      ox.argMax(new ox.Tensor('float32', new Float32Array([1, 2]), [2]));
+      return { message: 'no error' };
+    } catch (error) {
+      return { message: error.message };
+    }
+  },
+  async worker() {
+    const worker = new Worker('./worker.mjs', { type: 'module' });
+    return new Promise((resolve, reject) => {
+      worker.onmessage = (event) => resolve(event.data);
+      worker.onerror = (event) => reject(new Error(`worker error: ${event.message}`));
+    });
+  },
+};
+
+const mode = new URLSearchParams(location.search).get('mode') ?? 'default';
+try {
+  window.__result = await scenarios[mode]();
+} catch (error) {
+  window.__result = { error: String(error?.stack ?? error) };
+}
+document.getElementById('out').textContent = JSON.stringify(window.__result, null, 1);

@@ -1,0 +1,160 @@
+// The package in a browser: headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core;
+// no downloaded browser) loads the packed and installed package from a static server on 127.0.0.1,
+// as plain ES modules with an import map, in a module Worker, and as a Vite build.
+// Pages and scripts: tests/browser/. Operator checks: tests/package/checks.mjs.
+import assert from 'node:assert/strict';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { build, createLogger } from 'vite';
+import { installInNewApp, pack, root } from '../package/pack.mjs';
+import { startServer } from '../browser/server.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const NOT_WASM = '<!doctype html><html><body>Sorry, this is not the file you asked for</body></html>';
+const DEFAULT_WASM = '/node_modules/onnx-extrema/dist/ox.wasm';
+
+let packed;
+let app;
+let viteOut;
+let viteWarnings = [];
+let server;
+let browser;
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/setup.sh (it installs Debian's chromium)`);
+  packed = await pack();
+  ({ app } = await installInNewApp(packed.tarball));
+  for (const f of ['index.html', 'main.js', 'url.html', 'url.js']) await copyFile(path.join(root, 'tests/browser/vite-app', f), path.join(app, f));
+  await copyFile(path.join(root, 'tests/package/checks.mjs'), path.join(app, 'checks.mjs'));
+  viteOut = await mkdtemp(path.join(tmpdir(), 'ox-vite-'));
+  const logger = createLogger('warn');
+  const warn = logger.warn;
+  logger.warn = (message, options) => {
+    viteWarnings.push(message);
+    warn(message, options);
+  };
+  await build({
+    root: app,
+    base: '/vite/',
+    configFile: false,
+    customLogger: logger,
+    logLevel: 'warn',
+    build: { outDir: viteOut, emptyOutDir: true, rollupOptions: { input: { index: path.join(app, 'index.html'), url: path.join(app, 'url.html') } } },
+  });
+  server = await startServer({
+    dirs: {
+      '/node_modules/': path.join(app, 'node_modules'),
+      '/pages/': path.join(root, 'tests/browser/pages'),
+      '/checks/': path.join(root, 'tests/package'),
+      '/elsewhere/': path.join(app, 'node_modules/onnx-extrema/dist'),
+      '/vite/': viteOut,
+    },
+    fixed: { '/html/ox.wasm': { status: 200, type: 'text/html; charset=utf-8', body: NOT_WASM } },
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  for (const dir of [packed?.dir, app, viteOut]) if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Loads a page, waits for window.__result; returns it with the paths the page requested. */
+async function visit(pagePath) {
+  const page = await browser.newPage();
+  const messages = [];
+  page.on('console', (m) => messages.push(`console.${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => messages.push(`page error: ${e.message}`));
+  const first = server.requests.length;
+  try {
+    await page.goto(server.origin + pagePath);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 20_000 });
+    const result = await page.evaluate(() => window.__result);
+    const requests = server.requests.slice(first);
+    assert.equal(result.error, undefined, `${pagePath} failed: ${result.error}\n${messages.join('\n')}`);
+    assert.deepEqual(messages.filter((m) => m.startsWith('page error')), [], `${pagePath}: uncaught errors`);
+    return { result, requests, messages };
+  } catch (error) {
+    error.message += `\n(page ${pagePath}; browser console:\n${messages.join('\n')})`;
+    throw error;
+  } finally {
+    await page.close();
+  }
+}
+
+function passed(result, what) {
+  assert.deepEqual(result.failures, [], `${what}: operator checks failed`);
+  assert.ok(result.checks >= 18, `${what}: only ${result.checks} checks ran`);
+}
+
+test('plain ES modules with an import map: operators, Float16Array in and out, float16 helpers match Float16Array', async () => {
+  const { result, requests } = await visit('/pages/plain.html');
+  passed(result, 'plain ESM');
+  assert.equal(result.float16Array, true, 'Chromium has Float16Array, so its inputs were checked');
+  const f16 = result.float16;
+  console.log(`float16 cross-check: ${f16.values} values to bits, ${f16.patterns} patterns from bits, ${f16.bfloatValues} bfloat16 values`);
+  assert.deepEqual(f16.mismatches, [], 'float16/bfloat16 helpers differ from the browser');
+  assert.ok(f16.values > 300_000);
+  assert.ok(requests.includes(DEFAULT_WASM), 'the wasm came from next to the package JS');
+});
+
+test('init({ wasmUrl }) as a string or URL, and init({ wasmBinary }), replace the default location', async () => {
+  for (const mode of ['wasmUrl', 'wasmUrlObject', 'wasmBinary']) {
+    const { result, requests } = await visit(`/pages/plain.html?mode=${mode}`);
+    passed(result, mode);
+    assert.ok(requests.includes('/elsewhere/ox.wasm'), `${mode}: the wasm was fetched from the given place`);
+    assert.ok(!requests.includes(DEFAULT_WASM), `${mode}: the default wasm was not fetched`);
+  }
+});
+
+test('a failed load rejects with an Error naming the URL and what came back; init() then tries again', async () => {
+  const missing = await visit('/pages/plain.html?mode=missing');
+  const url404 = `${server.origin}/missing/ox.wasm`;
+  assert.equal(missing.result.failure.isError, true);
+  assert.ok(missing.result.failure.message.includes(url404), missing.result.failure.message);
+  assert.match(missing.result.failure.message, /HTTP 404/);
+  passed(missing.result, 'init() after a failed init()');
+
+  const html = await visit('/pages/plain.html?mode=html');
+  const { isError, message } = html.result.failure;
+  assert.equal(isError, true);
+  assert.ok(message.includes(`${server.origin}/html/ox.wasm`), message);
+  assert.ok(message.includes('text/html'), `names the content type: ${message}`);
+  assert.ok(message.includes('<!doctype html>'), `shows what came back: ${message}`);
+  assert.match(message, /not a WebAssembly module/);
+  console.log(`messages:\n  ${missing.result.failure.message}\n  ${message}`);
+});
+
+test('an operator called before init() throws a clear error', async () => {
+  const { result } = await visit('/pages/plain.html?mode=beforeInit');
+  assert.match(result.message, /before init\(\) resolved; await init\(\) first/);
+});
+
+test('inside a module Worker', async () => {
+  const { result, requests } = await visit('/pages/plain.html?mode=worker');
+  passed(result, 'worker');
+  assert.equal(result.inWorker, true);
+  assert.equal(result.float16Array, true);
+  assert.ok(requests.includes(DEFAULT_WASM));
+});
+
+test('a Vite build of an app importing onnx-extrema emits the wasm and works when served', async () => {
+  const assets = await readdir(path.join(viteOut, 'assets'));
+  assert.ok(assets.some((f) => f.endsWith('.wasm')), `no .wasm among the built assets: ${assets.join(', ')}`);
+  assert.deepEqual(viteWarnings, [], 'the build warned');
+  for (const page of ['index', 'url']) {
+    const { result, requests } = await visit(`/vite/${page}.html`);
+    passed(result, `Vite ${page}`);
+    const wasm = requests.filter((r) => r.endsWith('.wasm'));
+    assert.equal(wasm.length, 1, `${page}: one wasm fetched (${wasm.join(', ')})`);
+    assert.match(wasm[0], /^\/vite\/assets\/[\w-]+\.wasm$/, `${page}: the wasm came from the build`);
+    assert.ok(!requests.some((r) => r.startsWith('/node_modules/') || r.startsWith('/checks/')), `${page}: only built files were used`);
+  }
+});
