@@ -6,6 +6,9 @@
 //   const server = await startStaticServer({ root: '/path/to/repo', port: 0 }); // 0: a free port
 //   console.log(server.url); // http://127.0.0.1:<port>/
 //   await server.close();
+//
+// Tests can also mount several folders under URL prefixes, give fixed answers for some paths
+// (a 404, an HTML page where a wasm is expected) and read the paths that were requested.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -44,10 +47,15 @@ function send(res, status, text, headers = {}) {
   res.end(text);
 }
 
-async function handle(root, extraHeaders, req, res) {
+async function handle({ mounts, fixed, requests, headers: extraHeaders }, req, res) {
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method Not Allowed\n', { allow: 'GET, HEAD' });
   const { pathname, search } = new URL(req.url, 'http://localhost');
-  let file = resolveUnderRoot(root, pathname);
+  requests.push(pathname);
+  const answer = fixed[pathname];
+  if (answer) return send(res, answer.status, answer.body, { 'content-type': answer.type });
+  const prefix = mounts.find(([p]) => pathname.startsWith(p));
+  if (!prefix) return send(res, 404, `Not Found: ${pathname}\n`);
+  let file = resolveUnderRoot(prefix[1], pathname.slice(prefix[0].length - 1));
   if (!file) return send(res, 403, 'Forbidden\n');
   let info = await stat(file).catch(() => null);
   if (info?.isDirectory()) {
@@ -70,17 +78,29 @@ async function handle(root, extraHeaders, req, res) {
 }
 
 /**
- * Serves the files under `root`. Resolves once listening.
- * @param {{ root: string, port?: number, host?: string, headers?: Record<string, string> }} options
- *   port 0 (the default) picks a free port; `headers` are added to every file response
+ * Serves the files under `root` (or under several `mounts`). Resolves once listening.
+ * @param {{ root?: string, mounts?: Record<string, string>, fixed?: Record<string, { status: number, type: string, body: string }>,
+ *   port?: number, host?: string, headers?: Record<string, string> }} options
+ *   mounts: URL prefix ending in '/' -> folder ({ root } is { '/': root }); fixed: exact path ->
+ *   answer; port 0 (the default) picks a free port; `headers` are added to every file response
  *   (e.g. COOP/COEP for cross-origin isolation).
- * @returns {Promise<{ url: string, port: number, host: string, close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, origin: string, port: number, host: string, requests: string[], close: () => Promise<void> }>}
+ *   requests: the path of every request, in order.
  */
-export async function startStaticServer({ root, port = 0, host = '127.0.0.1', headers = {} }) {
-  if (!root) throw new Error('startStaticServer: root is required');
-  const absoluteRoot = path.resolve(root);
+export async function startStaticServer({ root, mounts, fixed = {}, port = 0, host = '127.0.0.1', headers = {} }) {
+  const folders = mounts ?? (root ? { '/': root } : null);
+  if (!folders) throw new Error('startStaticServer: root or mounts is required');
+  const state = {
+    // Longest prefix first, so '/dist/' wins over '/'.
+    mounts: Object.entries(folders)
+      .map(([prefix, dir]) => [prefix.endsWith('/') ? prefix : `${prefix}/`, path.resolve(dir)])
+      .sort((a, b) => b[0].length - a[0].length),
+    fixed,
+    requests: [],
+    headers,
+  };
   const server = createServer((req, res) => {
-    handle(absoluteRoot, headers, req, res).catch((error) => {
+    handle(state, req, res).catch((error) => {
       if (!res.headersSent) send(res, 500, `Internal Server Error: ${error.message}\n`);
       else res.destroy();
     });
@@ -94,8 +114,11 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1', he
   });
   const actualPort = server.address().port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${urlHost}:${actualPort}`;
   return {
-    url: `http://${urlHost}:${actualPort}/`,
+    url: `${origin}/`,
+    origin,
+    requests: state.requests,
     port: actualPort,
     host,
     close: () =>

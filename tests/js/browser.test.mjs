@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { build, createLogger } from 'vite';
 import { installInNewApp, pack, root } from '../package/pack.mjs';
-import { startServer } from '../browser/server.mjs';
+import { startStaticServer } from '../../scripts/static-server.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -47,8 +47,8 @@ before(async () => {
     logLevel: 'warn',
     build: { outDir: viteOut, emptyOutDir: true, rollupOptions: { input: { index: path.join(app, 'index.html'), url: path.join(app, 'url.html') } } },
   });
-  server = await startServer({
-    dirs: {
+  server = await startStaticServer({
+    mounts: {
       '/node_modules/': path.join(app, 'node_modules'),
       '/pages/': path.join(root, 'tests/browser/pages'),
       '/checks/': path.join(root, 'tests/package'),

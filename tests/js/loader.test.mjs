@@ -4,15 +4,15 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import test, { after, before } from 'node:test';
-import { startServer } from '../browser/server.mjs';
+import { startStaticServer } from '../../scripts/static-server.mjs';
 import { argMax, init, Tensor } from '../../js/index.mjs';
 
 const wasmFile = new URL('../../dist/ox.wasm', import.meta.url);
 let server;
 
 before(async () => {
-  server = await startServer({
-    dirs: { '/dist/': new URL('../../dist/', import.meta.url).pathname },
+  server = await startStaticServer({
+    mounts: { '/dist/': new URL('../../dist/', import.meta.url).pathname },
     fixed: { '/page.wasm': { status: 200, type: 'text/html', body: '<!DOCTYPE html><title>login</title>' } },
   });
 });
