@@ -289,7 +289,8 @@ function readTensor(x) {
   if (typeof type !== 'string' || !Object.hasOwn(TYPES, type)) return fail('unknown-type');
   if (!(data instanceof TYPES[type].array)) return fail('data-class');
   const shape = dims === undefined ? [data.length] : dims;
-  if (!isListLike(shape) || typeof shape[0] === 'bigint') return fail('dims-form');
+  // A plain Array may hold anything (each entry is checked later); a typed array must hold numbers.
+  if (!Array.isArray(shape) && !(isListLike(shape) && typeof shape[0] !== 'bigint')) return fail('dims-form');
   return { ok: true, type, data, dims: Array.from(shape) };
 }
 
