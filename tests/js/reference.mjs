@@ -42,15 +42,15 @@ export function bfloat16Value(bits) {
   return f32Scratch[0];
 }
 
-/** The comparable value of element i: a number (NaN possible), or a BigInt for 64-bit integers. */
-function valueAt(type, data, i) {
+/** The comparable values of a tensor: numbers (NaN possible), BigInts for 64-bit integers. */
+function decodeAll(type, data) {
   switch (TYPES[type].family) {
     case 'float16':
-      return float16Value(data[i]);
+      return Float64Array.from(data, float16Value);
     case 'bfloat16':
-      return bfloat16Value(data[i]);
+      return Float64Array.from(data, bfloat16Value);
     default:
-      return data[i]; // numbers; BigInt for int64/uint64 (compared exactly); bool 0/1
+      return data; // numbers; BigInt for int64/uint64 (compared exactly); bool 0/1
   }
 }
 
@@ -175,12 +175,11 @@ function winners(x, axis, isMax, lastWins) {
   const keepDims = x.dims.map((d, k) => (k === axis ? 1 : d));
   const result = [];
   forEachIndex(keepDims, (index) => {
-    const at = [...index];
+    const base = flatOf(index, strides); // index[axis] is 0 here
     let best = null;
     let bestK = -1;
     for (let k = 0; k < x.dims[axis]; k += 1) {
-      at[axis] = k;
-      const v = valueAt(x.type, x.data, flatOf(at, strides));
+      const v = x.values[base + k * strides[axis]];
       if (bestK < 0 || replaces(v, best, isMax, lastWins)) {
         best = v;
         bestK = k;
@@ -229,7 +228,7 @@ function hardmaxCoerced(x, axis) {
     let best = null;
     let bestK = -1;
     for (let k = 0; k < width; k += 1) {
-      const v = valueAt(x.type, x.data, r * width + k);
+      const v = x.values[r * width + k];
       if (bestK < 0 || replaces(v, best, true, false)) {
         best = v;
         bestK = k;
@@ -247,16 +246,20 @@ function reduceMax(x, reduced, keepdims) {
   const keepDims = x.dims.map((d, k) => (reduced[k] ? 1 : d));
   const reducedDims = x.dims.map((d, k) => (reduced[k] ? d : 1));
   const family = TYPES[x.type].family;
+  // Flat offsets of the reduced sub-box, relative to its corner.
+  const offsets = [];
+  forEachIndex(reducedDims, (offset) => offsets.push(flatOf(offset, strides)));
   const out = [];
   const zeroEither = [];
   forEachIndex(keepDims, (index) => {
+    const corner = flatOf(index, strides); // reduced coordinates are 0 here
     let best = null;
     let bestStored = lowestStored(x.type);
     let sawNaN = false;
     let zeroSigns = new Set();
-    forEachIndex(reducedDims, (offset) => {
-      const flat = flatOf(index.map((i, k) => i + offset[k]), strides);
-      const v = valueAt(x.type, x.data, flat);
+    for (const offset of offsets) {
+      const flat = corner + offset;
+      const v = x.values[flat];
       if (isNaNValue(v)) sawNaN = true;
       else if (best === null || v > best) {
         best = v;
@@ -264,7 +267,7 @@ function reduceMax(x, reduced, keepdims) {
         zeroSigns = new Set();
       }
       if (v === 0 && best === 0) zeroSigns.add(Object.is(v, -0) ? '-' : '+');
-    });
+    }
     if (sawNaN) bestStored = family === 'float16' ? 0x7e00 : family === 'bfloat16' ? 0x7fc0 : NaN;
     else if (zeroSigns.size === 2) zeroEither.push(out.length);
     out.push(bestStored);
@@ -370,6 +373,7 @@ function run(op, version, inputs, attributes) {
   if (!spec.types.includes(x.type)) return fail('type', { type: x.type, first: firstVersionAccepting(op, x.type) });
   const shapeProblem = checkShape(x);
   if (shapeProblem) return shapeProblem;
+  x.values = decodeAll(x.type, x.data);
   const rank = x.dims.length;
   const keepdims = () => attributeValue(op, version, attrs, 'keepdims') !== 0;
 
