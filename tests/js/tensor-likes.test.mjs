@@ -57,6 +57,19 @@ test('plain objects and getter classes give the same answers as the reference', 
   }
 });
 
+test('getters that call the package themselves (lazy tensors) do not disturb the outer call', () => {
+  const inner = tensor('float32', [5, 1, 7, 3]);
+  const lazyData = { type: 'float32', dims: [2, 2], get data() { argMax(inner); return new Float32Array([1, 2, 4, 3]); } };
+  assert.deepEqual(Array.from(runNode('ArgMax', [lazyData], { axis: 1, keepdims: 0 }, 13)[0].data), [1n, 0n]);
+  const lazyDims = { type: 'float32', data: new Float32Array([1, 2, 4, 3]), get dims() { reduceMax(inner, { axes: [0] }); return [2, 2]; } };
+  const axes = tensor('int64', [1]);
+  assert.deepEqual(Array.from(runNode('ReduceMax', [lazyDims, axes], { keepdims: 0 }, 18)[0].data), [2, 4]);
+  const lazyAxes = { type: 'int64', dims: [1], get data() { hardmax(inner); return new BigInt64Array([0n]); } };
+  assert.deepEqual(Array.from(runNode('ReduceMax', [lazyDims, lazyAxes], { keepdims: 0 }, 18)[0].data), [4, 3]);
+  const lazyAttributes = { get axis() { argMin(inner, { axis: 0 }); return 0; }, keepdims: 0 };
+  assert.deepEqual(Array.from(argMax(lazyDims, lazyAttributes).data), [1n, 1n]);
+});
+
 test('outputs can be handed to an ort.Tensor-like constructor and back in', () => {
   const x = tensor('float32', [1, 8, 3, 8, 2, 0], [2, 3]);
   const m = reduceMax(x, { axes: [1] });
