@@ -61,6 +61,34 @@ function randomCase(rng) {
   return { op, inputs, attrs, opset };
 }
 
+// Shapes that reach SIMD kernels' tiles and tails: [outer, reduce, inner] with reduced axes of 1 to
+// 70 elements (below, at and above every vector width) and inner widths 1 to 20.
+function kernelCase(rng) {
+  const op = rng.pick(OP_NAMES);
+  const version = rng.pick([1, 11, 12, 13, 18, 20].filter((v) => v in OPS[op]));
+  const type = rng.pick(OPS[op][version].types);
+  const dims = [rng.range(1, 4), rng.range(1, 70), rng.chance(0.5) ? 1 : rng.range(1, 20)];
+  const x = randomTensor(rng, type, dims, rng.chance(0.7) ? POOLS[type].filter((v) => v === v) : POOLS[type]);
+  if (op === 'ReduceMax') {
+    const axes = rng.pick([[1], [1, 2], [0, 1], [2]]);
+    return version >= 18 ? { op, inputs: [x, { type: 'int64', data: BigInt64Array.from(axes, BigInt), dims: [axes.length] }], attrs: {}, opset: version } : { op, inputs: [x], attrs: { axes }, opset: version };
+  }
+  const attrs = { axis: op === 'Hardmax' && version < 13 ? rng.pick([1, 2]) : 1 };
+  if (op !== 'Hardmax' && version >= 12) attrs.select_last_index = rng.int(2);
+  return { op, inputs: [x], attrs, opset: version };
+}
+
+test('random kernel-shaped runs: reduced axes of 1 to 70 elements, inner widths 1 to 20', async () => {
+  await init();
+  const seed = seeds[seeds.length - 1];
+  const rng = prng(seed);
+  for (let n = 0; n < 3000; n += 1) {
+    const c = kernelCase(rng);
+    const where = `seed ${seed} kernel case ${n}: ${c.op} ${c.opset} ${c.inputs[0].type} ${JSON.stringify(c.inputs[0].dims)} ${JSON.stringify(c.attrs)}`;
+    assert.ok(checkAgainstReference(runNode, c.op, c.inputs, c.attrs, c.opset, where).ok, where);
+  }
+});
+
 for (const seed of seeds) {
   test(`random differential run, seed ${seed}`, async () => {
     await init();
