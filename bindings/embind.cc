@@ -36,8 +36,12 @@ int prepare(int word_count) {
   ox::Status s = ox::decode_request(g_request_words, static_cast<size_t>(word_count), &g_request);
   ox::Plan plan;
   if (s.is_ok()) s = ox::resolve(g_request, &plan);
-  if (s.is_ok()) s = g_execution.start(plan);
   if (!s.is_ok()) return fail(s.message());
+  s = g_execution.start(plan);
+  if (!s.is_ok()) {  // execution knows no ONNX: prefix "<Op> version <v>" as every error has it
+    std::string label;
+    return fail(ox::node_label(g_request, &label).is_ok() ? label + ": " + s.message() : s.message());
+  }
   g_response_words[0] = plan.kind == ox::PlanKind::Identity ? 1 : 0;
   g_response_words[1] = static_cast<double>(plan.output_dtype);
   g_response_words[2] = static_cast<double>(plan.output_count);

@@ -67,25 +67,18 @@ export function runNode(opType, inputs, attributes, opset) {
     throw new Error(`onnx-extrema: ${opText(opType)} (${at}) was called before init() resolved; await init() first`);
   }
   const { M, writer } = s;
+  // Read everything the caller gave before writing the request: getters (as ort.Tensor has) may
+  // run any code, even another call, which would overwrite a half-written request.
+  const { tensors, attrs, problem } = readArguments(inputs, attributes);
   const header = writer.begin(opType, opset);
-
-  if (!Array.isArray(inputs)) failWith(s, header, `inputs must be an array of tensors, got ${describeValue(inputs)}`);
-  const tensors = inputs.map((x, k) => {
-    if (x === null || x === undefined) return null;
-    const read = readTensorLike(x);
-    if (read.problem) failWith(s, header, `input ${k} ${read.problem}`);
-    return read;
-  });
-  if (attributes !== undefined && (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes)))
-    failWith(s, header, `attributes must be an object, got ${describeValue(attributes)}`);
+  if (problem) failWith(s, header, problem);
 
   writer.put(tensors.length);
   for (let k = 0; k < Math.min(tensors.length, writer.limits.inputs); k += 1) writer.tensor(tensors[k], k > 0);
-  const names = attributes ? Object.keys(attributes).filter((n) => attributes[n] !== undefined) : [];
-  writer.put(names.length);
-  for (let a = 0; a < Math.min(names.length, writer.limits.attrs); a += 1) {
-    writer.name(names[a]);
-    writer.value(attributes[names[a]]);
+  writer.put(attrs.length);
+  for (let a = 0; a < Math.min(attrs.length, writer.limits.attrs); a += 1) {
+    writer.name(attrs[a][0]);
+    writer.value(attrs[a][1]);
   }
 
   check(M, M._prepare(writer.count));
@@ -94,6 +87,30 @@ export function runNode(opType, inputs, attributes, opset) {
   } finally {
     M._finish();
   }
+}
+
+// The checked tensor-likes and the defined [name, value] attributes, or the first problem.
+function readArguments(inputs, attributes) {
+  const none = { tensors: [], attrs: [] };
+  if (!Array.isArray(inputs)) return { ...none, problem: `inputs must be an array of tensors, got ${describeValue(inputs)}` };
+  const tensors = [];
+  for (let k = 0; k < inputs.length; k += 1) {
+    const x = inputs[k];
+    if (x === null || x === undefined) {
+      tensors.push(null);
+      continue;
+    }
+    const read = readTensorLike(x);
+    if (read.problem) return { ...none, problem: `input ${k} ${read.problem}` };
+    tensors.push(read);
+  }
+  if (attributes === undefined) return { tensors, attrs: [] };
+  if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes))
+    return { ...none, problem: `attributes must be an object, got ${describeValue(attributes)}` };
+  const attrs = Object.keys(attributes)
+    .map((name) => [name, attributes[name]])
+    .filter(([, value]) => value !== undefined);
+  return { tensors, attrs };
 }
 
 function compute(s, header, input) {

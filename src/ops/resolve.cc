@@ -218,6 +218,13 @@ class Resolver {
     return spec ? spec->default_value : 0;
   }
 
+  // The number given (not cast to int64_t first: a huge axis such as 1e300 would overflow the
+  // cast and the message would name a value the caller never gave), else the default.
+  double number_attr(Attr attr) const {
+    const Value* v = given_[static_cast<int>(attr)];
+    return v ? v->values[0] : static_cast<double>(int_attr(attr));
+  }
+
   // Reads a tensor's dims into `dims`; checks them and the element count against the data.
   Status read_dims(const TensorArg& t, const std::string& which, int64_t* dims, int* rank, int64_t* count) const {
     if (t.rank > kMaxRank)
@@ -227,9 +234,12 @@ class Resolver {
     double product = 1;
     for (int d = 0; d < *rank; ++d) {
       const double v = t.dims[d];
-      if (!is_integer(v) || v < 0 || v > static_cast<double>(kMaxSafeInteger))
+      if (!is_integer(v) || v < 0)
         return fail("input " + which + " has dims[" + std::to_string(d) + "] = " + number_text(v) +
                     ", which is not a non-negative integer");
+      if (v > static_cast<double>(kMaxSafeInteger))
+        return fail("input " + which + " has dims[" + std::to_string(d) + "] = " + number_text(v) +
+                    ", above the supported maximum of 2^53 - 1");
       dims[d] = static_cast<int64_t>(v);
       product *= v;  // exact while below 2^53; beyond that it cannot match any data length
     }
@@ -303,7 +313,7 @@ class Resolver {
   Status plan_along_axis() {
     const bool hardmax = op_ == OpType::Hardmax;
     int axis;
-    Status s = normalize_axis(static_cast<double>(int_attr(Attr::Axis)), "axis", &axis);
+    Status s = normalize_axis(number_attr(Attr::Axis), "axis", &axis);
     if (!s.is_ok()) return s;
     plan_->outer = product(0, axis);
     plan_->reduce = dims_[axis];
@@ -333,7 +343,7 @@ class Resolver {
   // Hardmax 1 and 11: rows of the [prod(d[:axis]), prod(d[axis:])] matrix.
   Status plan_hardmax_2d() {
     int axis;
-    Status s = normalize_axis(static_cast<double>(int_attr(Attr::Axis)), "axis", &axis);
+    Status s = normalize_axis(number_attr(Attr::Axis), "axis", &axis);
     if (!s.is_ok()) return s;
     plan_->kind = PlanKind::Hardmax;
     plan_->outer = product(0, axis);

@@ -1,0 +1,38 @@
+// The CommonJS entry, in child processes: with require(esm) (Node >= 20.19's default) and with it
+// turned off (--no-experimental-require-module), which takes index.cjs's delegating fallback.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import test from 'node:test';
+
+const entry = fileURLToPath(new URL('../../js/index.cjs', import.meta.url));
+
+const script = `
+const ox = require(${JSON.stringify(entry)});
+const out = {};
+try { ox.argMax({ type: 'float32', data: new Float32Array([1, 2]), dims: [2] }); out.before = 'no error'; }
+catch (e) { out.before = (e instanceof Error) + ' ' + e.message; }
+ox.init().then(() => {
+  const x = new ox.Tensor('float32', new Float32Array([1, 3, 2, 0]), [2, 2]);
+  out.argMax = Array.from(ox.argMax(x, { axis: 1, keepdims: 0 }).data, String);
+  out.reduceMax = Array.from(ox.reduceMax(x, { axes: [0] }, { opset: 18 }).data);
+  out.runNode = ox.runNode('Hardmax', [x], {}, 11)[0].data.join(',');
+  out.half = ox.toFloat16Bits(1);
+  try { ox.argMin(x, { axis: 9 }); } catch (e) { out.error = e.message; }
+  console.log(JSON.stringify(out));
+}, (e) => { console.log(JSON.stringify({ initFailed: String(e) })); });
+`;
+
+for (const flags of [[], ['--no-experimental-require-module']]) {
+  test(`require('onnx-extrema') ${flags.length ? 'without require(esm)' : 'with require(esm)'}`, () => {
+    const child = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8', timeout: 20000 });
+    assert.equal(child.status, 0, child.stderr);
+    const out = JSON.parse(child.stdout.trim().split('\n').pop());
+    assert.match(out.before, /^true .*before init\(\) resolved/);
+    assert.deepEqual(out.argMax, ['1', '0']);
+    assert.deepEqual(out.reduceMax, [2, 3]);
+    assert.equal(out.runNode, '0,1,1,0');
+    assert.equal(out.half, 0x3c00);
+    assert.match(out.error, /ArgMin version 13\b.*out of range/);
+  });
+}
