@@ -18,11 +18,12 @@ Status Execution::start(const Plan& plan) {
   if (!select_kernels(plan.kind, plan.input_dtype, plan.select_last, &kernels_))
     return Status::error("internal error: no kernels for this plan");
   input_size_ = dtype_size(plan.input_dtype);
-  // State covers one value (and index) per output; Hardmax keeps one per row instead (none when
-  // the input is empty: its outer * inner may then be huge).
-  const int64_t states = plan.kind != PlanKind::Hardmax ? plan.output_count
-                         : plan.input_count == 0        ? 0
-                                                        : plan.outer * plan.inner;
+  // State covers one value (and index) per output; Hardmax keeps one per row instead. An empty
+  // input needs none: ReduceMax then writes the lowest value straight into the output, and a
+  // Hardmax output is empty (its outer * inner may be huge).
+  const int64_t states = plan.input_count == 0         ? 0
+                         : plan.kind != PlanKind::Hardmax ? plan.output_count
+                                                          : plan.outer * plan.inner;
   const double best_bytes = static_cast<double>(states) * input_size_;
   const double index_bytes = kernels_.tracks_index ? static_cast<double>(states) * 4 : 0;
   if (best_bytes + index_bytes > static_cast<double>(SIZE_MAX / 2) ||
@@ -96,6 +97,7 @@ void Execution::write_output(void* destination, int64_t begin, int64_t count) co
       }
       return;
     case PlanKind::ReduceMax:
+      if (plan_.input_count == 0) return kernels_.fill_start(out, count);  // max of an empty set
       std::memcpy(out, best_.data() + begin * input_size_, static_cast<size_t>(count * input_size_));
       if (plan_.output_dtype == DType::Bool)
         for (int64_t k = 0; k < count; ++k) out[k] = out[k] != 0;
