@@ -128,7 +128,8 @@ function inputAddress(s, input) {
   if (!input) return 0;
   const { M, staging } = s;
   const data = input.data;
-  if (data.buffer === M.HEAPU8.buffer) return data.byteOffset;
+  // (byteOffset first: .buffer is a slow getter, and a heap view never starts at address 0)
+  if (data.byteOffset !== 0 && data.buffer === M.HEAPU8.buffer) return data.byteOffset;
   if (data.byteLength > STAGING_BYTES) return 0;
   const viewName = HEAP_VIEW.get(data.constructor);
   if (viewName) M[viewName].set(data, staging / data.BYTES_PER_ELEMENT);
@@ -186,14 +187,20 @@ function newOutput(s, header, OutClass, type, count) {
   }
 }
 
+const SMALL_OUTPUT = 8;
+
 // The whole output, already in the staging buffer.
 function stagedOutput(s, header, input, r) {
   const { M, staging } = s;
   const OutClass = outputClass(input, r.type);
   const viewName = HEAP_VIEW.get(OutClass);
   if (viewName) {
+    const view = M[viewName];
     const at = staging / OutClass.BYTES_PER_ELEMENT;
-    return resultTensor(r.type, M[viewName].slice(at, at + r.count), r.dims);
+    if (r.count > SMALL_OUTPUT) return resultTensor(r.type, view.slice(at, at + r.count), r.dims);
+    const out = new OutClass(r.count); // cheaper than slice() for a few elements
+    for (let k = 0; k < r.count; k += 1) out[k] = view[at + k];
+    return resultTensor(r.type, out, r.dims);
   }
   const out = newOutput(s, header, OutClass, r.type, r.count);
   bytesOf(out).set(M.HEAPU8.subarray(staging, staging + out.byteLength));
