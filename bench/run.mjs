@@ -122,7 +122,7 @@ async function main() {
     rounds: opts.rounds,
     budgetMs: opts.budgetMs,
     load: { start: load() },
-    versions: {},
+    runtimes: {},
     kinds: {
       peers: names.filter((n) => RUNTIMES[n].peer),
       residentPeers: names.filter((n) => RUNTIMES[n].residentPeer),
@@ -135,7 +135,7 @@ async function main() {
   const procs = names.map(startProcess);
   try {
     const infos = await Promise.all(procs.map((p) => p.ready));
-    procs.forEach((p, i) => (run.versions[p.name] = infos[i].version ?? JSON.stringify(infos[i])));
+    procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
     const columns = procs.flatMap((p) => RUNTIMES[p.name].columns.map((column) => ({ proc: p, column })));
 
     for (const c of cases) {

@@ -105,7 +105,7 @@ export function markdown(run) {
     '',
     `Run ${run.startedAt} → ${run.endedAt}; ${run.rounds} rounds, order rotated each round; onnx-extrema ${m.commit}.`,
     `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.`,
-    `Peers: ${Object.entries(run.versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+    `Runtimes: ${Object.entries(run.runtimes).map(([k, v]) => `${k} = ${v}`).join('; ')}.`,
     '',
     '## µs per call, median (GB/s = input bytes / time)',
     '',

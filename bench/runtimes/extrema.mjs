@@ -7,9 +7,10 @@ import { currentModule } from '../../js/module.js';
 
 const CLASS = { float32: Float32Array, float64: Float64Array, int32: Int32Array, uint8: Uint8Array, float16: Uint16Array, bfloat16: Uint16Array };
 
-export async function load() {
+export async function load({ resident }) {
   await init();
-  return { version: JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../../package.json', import.meta.url))).version };
+  const { version } = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../../package.json', import.meta.url)));
+  return { version, label: `onnx-extrema ${version}${resident ? ', input resident in the wasm heap' : ''}` };
 }
 
 export function make({ resident }) {

@@ -11,7 +11,7 @@ let M = null;
 export async function load() {
   const { default: createLimitModule } = await import('../build/limit.mjs');
   M = await createLimitModule({ wasmBinary: await readFile(new URL('../build/limit.wasm', import.meta.url)) });
-  return { module: 'bench/limit/streaming_max.cc, em++ -O3 -msimd128' };
+  return { label: 'bench/limit/streaming_max.cc (em++ -O3 -msimd128)' };
 }
 
 export function make({ column }) {

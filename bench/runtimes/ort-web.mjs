@@ -9,7 +9,7 @@ const TYPES = new Set(['float32', 'float64', 'int32', 'uint8', 'float16']); // n
 export async function load({ threads }) {
   ort.env.wasm.numThreads = threads;
   ort.env.logLevel = 'error';
-  return { version: ort.env.versions.web, threads };
+  return { version: ort.env.versions.web, label: `onnxruntime-web ${ort.env.versions.web}, wasm EP, numThreads ${threads}` };
 }
 
 export function make({ threads }) {

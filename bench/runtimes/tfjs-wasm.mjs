@@ -5,14 +5,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 
-export async function load() {
+export async function load({ resident }) {
   await tf.setBackend('wasm');
   await tf.ready();
-  return {
-    version: tf.version_core,
-    simd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
-    threads: tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 'multi' : 1,
-  };
+  const simd = tf.env().getBool('WASM_HAS_SIMD_SUPPORT') ? 'SIMD' : 'no SIMD';
+  const threads = tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 'threaded' : '1 thread';
+  return { version: tf.version_core, label: `@tensorflow/tfjs-backend-wasm ${tf.version_core} (${simd}, ${threads})${resident ? ', tf.Tensor built once' : ''}` };
 }
 
 function opOf(c) {
