@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describeShape, findCases } from './lib/cases.mjs';
-import { markdown, summarize } from './lib/report.mjs';
+import { fmtUs, markdown, summarize } from './lib/report.mjs';
 import { RUNTIMES } from './runtimes/registry.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -153,11 +153,10 @@ async function main() {
       await Promise.all(procs.map((p) => p.ask({ cmd: 'teardown' })));
       const summary = Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, summarize(e)]));
       run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), samples: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.rounds ?? null])) });
-      const ox = summary['onnx-extrema'];
       const line = Object.entries(summary)
-        .map(([n, s]) => `${n} ${s.status === 'ok' ? `${s.medianUs.toPrecision(4)}µs${s.check && s.check !== 'not checked (limit)' ? ' ✗' : ''}` : s.status}`)
+        .map(([n, s]) => `${n} ${s.status === 'ok' ? `${fmtUs(s.medianUs)}${s.check && s.check !== 'not checked (limit)' ? ' ✗' : ''}` : s.status}`)
         .join(', ');
-      console.log(`${c.name.padEnd(26)} ${((Date.now() - t0) / 1000).toFixed(1)}s  ${line}${ox?.status === 'ok' ? '' : ''}`);
+      console.log(`${c.name.padEnd(26)} ${((Date.now() - t0) / 1000).toFixed(1)}s  µs: ${line}`);
     }
   } finally {
     await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'exit' })));
