@@ -75,14 +75,17 @@ function startProcess(name) {
     if (msg.error) p.reject(new Error(`${name}: ${msg.error}`));
     else p.resolve(msg.reply);
   });
-  child.on('exit', (code) => {
-    const error = new Error(`${name} exited (code ${code})`);
+  let exited = null;
+  child.on('exit', (code, signal) => {
+    const error = new Error(`${name} exited (code ${code}${signal ? `, ${signal}` : ''})`);
+    exited = error;
     readyReject(error);
     for (const p of pending.values()) p.reject(error);
     pending.clear();
   });
   const ask = (msg) =>
     new Promise((resolve, reject) => {
+      if (exited) return reject(exited);
       const id = nextId++;
       pending.set(id, { resolve, reject });
       child.send({ ...msg, id });
@@ -137,20 +140,36 @@ async function main() {
     const infos = await Promise.all(procs.map((p) => p.ready));
     procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
     const columns = procs.flatMap((p) => RUNTIMES[p.name].columns.map((column) => ({ proc: p, column })));
+    run.columns = columns.map(({ column }) => column);
 
     for (const c of cases) {
       const t0 = Date.now();
       const entries = {};
-      const reports = await Promise.all(procs.map((p) => p.ask({ cmd: 'setup', case: c.name })));
-      procs.forEach((p, i) => Object.assign(entries, reports[i]));
+      // A runtime that fails (an exception, a crashed process) is marked for this case; the
+      // others go on.
+      const failed = (proc, column, error) => {
+        entries[column] = { status: 'error', reason: String(error?.message ?? error).split('\n')[0].slice(0, 200) };
+        console.log(`  ${column}: ${entries[column].reason}`);
+      };
+      const reports = await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'setup', case: c.name })));
+      procs.forEach((p, i) => {
+        if (reports[i].status === 'fulfilled') Object.assign(entries, reports[i].value);
+        else for (const column of RUNTIMES[p.name].columns) failed(p, column, reports[i].reason);
+      });
       for (const e of Object.values(entries)) if (e.status === 'ok') e.rounds = [];
       const live = columns.filter(({ column }) => entries[column]?.status === 'ok');
       for (let r = 0; r < opts.rounds; r += 1) {
         const order = live.map((_, i) => live[(i + r) % live.length]);
-        for (const { proc, column } of order)
-          entries[column].rounds.push(await proc.ask({ cmd: 'batch', column, budgetMs: opts.budgetMs, minSamples: opts.minSamples }));
+        for (const { proc, column } of order) {
+          if (entries[column].status !== 'ok') continue;
+          try {
+            entries[column].rounds.push(await proc.ask({ cmd: 'batch', column, budgetMs: opts.budgetMs, minSamples: opts.minSamples }));
+          } catch (error) {
+            failed(proc, column, error);
+          }
+        }
       }
-      await Promise.all(procs.map((p) => p.ask({ cmd: 'teardown' })));
+      await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'teardown' })));
       const summary = Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, summarize(e)]));
       run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), samples: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.rounds ?? null])) });
       const line = Object.entries(summary)

@@ -57,9 +57,11 @@ export function markdown(run) {
   const { kinds } = run;
   const ours = 'onnx-extrema';
   const peers = kinds.peers;
-  const shown = [ours, 'onnx-extrema-resident', ...peers, ...kinds.residentPeers];
+  const present = new Set(run.columns);
+  const oursAll = [ours, 'onnx-extrema-resident'].filter((n) => present.has(n));
+  const shown = [...oursAll, ...peers, ...kinds.residentPeers];
   const cell = (s, bytes) => {
-    if (!s || s.status !== 'ok') return s?.status === 'n/a' ? 'n/a' : '—';
+    if (!s || s.status !== 'ok') return s?.status === 'n/a' ? 'n/a' : s?.status === 'error' ? 'error' : '—';
     const mark = s.check && s.check !== 'not checked (limit)' ? ' ✗' : '';
     return `${fmtUs(s.medianUs)} (${fmtGBs(gbs(bytes, s.medianUs))})${mark}`;
   };
@@ -83,11 +85,11 @@ export function markdown(run) {
   const limitRows = run.cases.map(({ case: c, columns }) => [
     c.name,
     c.shape,
-    ...[ours, 'onnx-extrema-resident', ...limitCols].map((n) =>
+    ...[...oursAll, ...limitCols].map((n) =>
       columns[n]?.status === 'ok' ? fmtGBs(gbs(c.bytes, columns[n].medianUs)) : columns[n]?.status === 'n/a' ? 'n/a' : '—',
     ),
   ]);
-  const spreadCols = [ours, 'onnx-extrema-resident', ...peers, ...kinds.residentPeers, ...limitCols];
+  const spreadCols = [...shown, ...limitCols];
   const spreadRows = run.cases.map(({ case: c, columns }) => [
     c.name,
     ...spreadCols.map((n) => (columns[n]?.status === 'ok' ? `${fmtUs(columns[n].roundMin)}–${fmtUs(columns[n].roundMax)}` : 'n/a')),
@@ -96,7 +98,8 @@ export function markdown(run) {
   for (const { case: c, columns } of run.cases)
     for (const [n, s] of Object.entries(columns)) {
       if (s.status === 'ok' && s.check && s.check !== 'not checked (limit)') problems.push(`- ✗ ${c.name} / ${n}: output differs from the reference: ${s.check}`);
-      else if (s.status === 'n/a' && s.reason && !/^(no |tfjs has no)/.test(s.reason)) problems.push(`- ${c.name} / ${n}: n/a (${s.reason})`);
+      else if (s.status === 'error' || (s.status === 'n/a' && s.reason && !/^(no |tfjs has no)/.test(s.reason)))
+        problems.push(`- ${c.name} / ${n}: ${s.status} (${s.reason})`);
     }
 
   const m = run.machine;
@@ -122,7 +125,7 @@ export function markdown(run) {
     '',
     '`limit-max`: NaN-propagating SIMD max over data already in the heap; `limit-stream`: 256 KiB chunks copied from the JS array into a staging buffer, each maxed while in cache; `limit-copy-in`: HEAPU8.set of the whole input.',
     '',
-    mdTable(['case', 'input', ours, 'onnx-extrema-resident', ...limitCols], limitRows),
+    mdTable(['case', 'input', ...oursAll, ...limitCols], limitRows),
     '',
     '## Spread: min–max of the per-round medians (µs)',
     '',
