@@ -10,7 +10,7 @@
 // batch of samples, several rounds with the order rotated, so machine noise falls on all alike.
 // Cells are medians. Results: bench/results/latest.json and latest.md.
 import { execFileSync, fork, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describeShape, findCases } from './lib/cases.mjs';
@@ -46,10 +46,12 @@ function ensurePrerequisites() {
     const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: benchDir, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('npm install in bench/ failed');
   }
-  if (!existsSync(new URL('../dist/ox.wasm', import.meta.url))) {
+  const dist = ['../dist/ox.mjs', '../dist/ox.wasm'].map((f) => new URL(f, import.meta.url));
+  if (!dist.every(existsSync)) {
     console.log('bench: building the wasm module (scripts/build.sh wasm)');
+    rmSync(dist[0], { force: true }); // the link writes both files: make it run
     const r = spawnSync('bash', ['scripts/build.sh', 'wasm'], { cwd: rootDir, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('the wasm build failed');
+    if (r.status !== 0 || !dist.every(existsSync)) throw new Error('the wasm build failed');
   }
   if (!existsSync(new URL('./build/limit.wasm', import.meta.url))) {
     console.log('bench: building the streaming-limit module (bench/limit/build.sh)');
