@@ -2,12 +2,14 @@
 // setup a case (build the input, prepare each column, check its output against the reference,
 // estimate the call time), run a timed batch of one column, tear the case down, exit.
 // A sample is the mean time of a group of calls long enough (>= SAMPLE_US) to time well.
+// A single warm-up call's timer overhead is included in timeCalls(1): groups estimate better.
 import { makeInput } from '../lib/data.mjs';
 import { findCases } from '../lib/cases.mjs';
 import { compare, reference } from '../lib/reference.mjs';
 import { RUNTIMES } from './registry.mjs';
 
 const SAMPLE_US = 200;
+const WARMUP_MS = 250;
 const runtimeName = process.argv[2];
 const spec = RUNTIMES[runtimeName];
 const mod = await import(spec.module);
@@ -63,9 +65,18 @@ async function setup(caseName) {
       report[name] = { status: 'n/a', reason: `error: ${String(error?.message ?? error).slice(0, 160)}` };
       continue;
     }
-    // Warm up and estimate: at least 3 calls and 20 ms.
-    let est = Infinity;
-    for (let n = 0, t = performance.now(); n < 3 || performance.now() - t < 20; n += 1) est = Math.min(est, await timeCalls(p, 1));
+    // Warm up (the JIT tiers up over the first thousands of calls): at least 5 calls and
+    // WARMUP_MS; then estimate the call time from groups doubled until one takes >= 1 ms.
+    for (let n = 0, t = performance.now(); n < 5 || performance.now() - t < WARMUP_MS; n += 1) await timeCalls(p, 1);
+    let est, k = 1;
+    for (;;) {
+      est = await timeCalls(p, k);
+      if (est * k >= 1000 || k >= 1 << 20) break;
+      k *= 2;
+    }
+    const groups = [est];
+    while (groups.length < 5) groups.push(await timeCalls(p, k)); // the median resists a preemption
+    est = groups.sort((a, b) => a - b)[2];
     const perSample = Math.max(1, Math.round(SAMPLE_US / est));
     prepared.get(name).perSample = perSample;
     report[name] = { status: 'ok', check: p.values ? check : 'not checked (limit)', perSample, estimateUs: est };
