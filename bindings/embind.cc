@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/half.h"
 #include "exec/execution.h"
 #include "ops/resolve.h"
 #include "wire/wire.h"
@@ -15,8 +16,11 @@
 
 namespace {
 
-// Response layout written by prepare(): identity flag, output dtype, output count, rank, dims.
-constexpr int kResponseWords = 4 + ox::kMaxRank;
+// Response layout written by prepare(): identity flag, output dtype, output count, rank, dims;
+// then, at kHardmaxWords, the step (outer, reduce, inner) and, for Hardmax plans only (else 0),
+// the address of the int32 winners (one per outer x inner) its one-hot output is built from.
+constexpr int kHardmaxWords = 4 + ox::kMaxRank;
+constexpr int kResponseWords = kHardmaxWords + 4;
 
 double g_request_words[ox::kMaxWireWords];
 double g_response_words[kResponseWords];
@@ -47,6 +51,11 @@ int prepare(int word_count) {
   g_response_words[2] = static_cast<double>(plan.output_count);
   g_response_words[3] = plan.output_rank;
   for (int d = 0; d < plan.output_rank; ++d) g_response_words[4 + d] = static_cast<double>(plan.output_dims[d]);
+  g_response_words[kHardmaxWords] = static_cast<double>(plan.outer);
+  g_response_words[kHardmaxWords + 1] = static_cast<double>(plan.reduce);
+  g_response_words[kHardmaxWords + 2] = static_cast<double>(plan.inner);
+  g_response_words[kHardmaxWords + 3] =
+      plan.kind == ox::PlanKind::Hardmax ? static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.winners())) : 0;
   g_ready = true;
   return 0;
 }
@@ -73,6 +82,25 @@ int write_output(uintptr_t destination, double begin, double count) {
 void finish() {
   g_ready = false;
   g_execution.trim(4 << 20);
+}
+
+// The whole call in one crossing when the input is already in wasm memory (resident, or small
+// and copied into the staging buffer): prepare, feed `input_count` elements from `input`, and
+// write the output to `output` if it fits in `capacity` bytes. Returns 0 done (finished),
+// 1 error (lastError), 2 prepared only (identity plan, or `input` 0: the caller streams),
+// 3 prepared and fed, output left to the caller: larger than `capacity` (read in parts), or
+// Hardmax (the caller builds the one-hot from the winners, faster than writing every 0 here).
+int run(int word_count, uintptr_t input, double input_count, uintptr_t output, double capacity) {
+  if (prepare(word_count) != 0) return 1;
+  const ox::Plan& plan = g_execution.plan();
+  if (plan.kind == ox::PlanKind::Identity || input == 0) return 2;
+  if (feed(input, input_count) != 0) return 1;
+  if (plan.kind == ox::PlanKind::Hardmax) return 3;
+  const double count = static_cast<double>(plan.output_count);
+  if (count * ox::dtype_size(plan.output_dtype) > capacity) return 3;
+  if (write_output(output, 0, count) != 0) return 1;
+  finish();
+  return 0;
 }
 
 // For messages about a malformed tensor-like: decodes a request and resolves only its op and
@@ -110,6 +138,7 @@ EMSCRIPTEN_BINDINGS(onnx_extrema) {
   emscripten::function("_feed", &feed);
   emscripten::function("_writeOutput", &write_output);
   emscripten::function("_finish", &finish);
+  emscripten::function("_run", &run);
   emscripten::function("_lastError", &last_error);
   emscripten::function("_nodeLabel", &node_label);
   emscripten::function("_axesIsInput", &axes_is_input);
@@ -119,6 +148,9 @@ EMSCRIPTEN_BINDINGS(onnx_extrema) {
   emscripten::constant("MAX_INPUTS_LISTED", ox::kMaxInputsListed);
   emscripten::constant("MAX_ATTRS_LISTED", ox::kMaxAttrsListed);
   emscripten::constant("MAX_NAME_LENGTH", ox::kMaxNameLength);
+  emscripten::constant("HARDMAX_WORDS", kHardmaxWords);
+  emscripten::constant("FLOAT16_ONE", ox::Float16Format::kOne);
+  emscripten::constant("BFLOAT16_ONE", ox::BFloat16Format::kOne);
   emscripten::function("_requestAddress", &request_address);
   emscripten::function("_requestCapacity", &request_capacity);
   emscripten::function("_responseAddress", &response_address);

@@ -25,6 +25,8 @@ class Execution {
 
   const Plan& plan() const { return plan_; }
   int64_t fed() const { return position_; }
+  // Arg kinds and Hardmax: the int32 winning index per state (outer x inner), once all input was fed.
+  const int32_t* winners() const { return reinterpret_cast<const int32_t*>(index_.data()); }
 
  private:
   int64_t output_base(int64_t block) const;

@@ -89,9 +89,9 @@ class Resolver {
  public:
   Resolver(const NodeRequest& request, Plan* plan) : req_(request), plan_(plan) {}
 
-  Status label_only(std::string* label) {
+  Status label_only(std::string* out) {
     Status s = resolve_op_and_version();
-    if (s.is_ok()) *label = label_;
+    if (s.is_ok()) *out = label();
     return s;
   }
 
@@ -112,13 +112,23 @@ class Resolver {
   }
 
  private:
-  Status fail(const std::string& problem) const { return Status::error(label_ + ": " + problem); }
+  Status fail(const std::string& problem) const { return Status::error(label() + ": " + problem); }
+
+  // "<Op> version <v>[ (opset N)]" (just "<Op>" before the version is known). Built only for
+  // messages: a call that succeeds builds no string.
+  std::string label() const {
+    std::string out = op_name(op_);
+    if (!version_) return out;
+    out += " version " + std::to_string(version_->since);
+    if (req_.opset.kind == ValueKind::Number && req_.opset.values[0] != version_->since)
+      out += " (opset " + number_text(req_.opset.values[0]) + ")";
+    return out;
+  }
 
   Status resolve_op_and_version() {
     if (!op_from_name(req_.op.chars, req_.op.length, &op_))
       return Status::error("onnx-extrema: unknown operator '" + name_text(req_.op) +
                            "'; onnx-extrema implements ArgMax, ArgMin, ReduceMax and Hardmax");
-    label_ = op_name(op_);
     const Value& opset = req_.opset;
     if (opset.kind == ValueKind::Absent) {
       version_ = newest_version(op_);
@@ -130,9 +140,6 @@ class Resolver {
       version_ = resolve_version(op_, wanted >= 1e15 ? INT64_MAX : static_cast<int64_t>(wanted));
       if (!version_) return fail("opset " + number_text(wanted) + " predates the operator");
     }
-    label_ += " version " + std::to_string(version_->since);
-    if (opset.kind == ValueKind::Number && opset.values[0] != version_->since)
-      label_ += " (opset " + number_text(opset.values[0]) + ")";
     return Status::ok();
   }
 
@@ -189,22 +196,22 @@ class Resolver {
   }
 
   Status check_attr_value(const AttrSpec& spec, const Value& v) const {
-    const std::string name = std::string("attribute '") + attr_name(spec.attr) + "'";
+    const auto name = [&] { return std::string("attribute '") + attr_name(spec.attr) + "'"; };
     switch (spec.form) {
       case AttrForm::Int:
         if (v.kind != ValueKind::Number || !is_integer(v.values[0]))
-          return fail(name + " must be an integer, got " + value_kind_text(v));
+          return fail(name() + " must be an integer, got " + value_kind_text(v));
         return Status::ok();
       case AttrForm::Flag:
         if ((v.kind != ValueKind::Number && v.kind != ValueKind::Boolean) ||
             (v.values[0] != 0 && v.values[0] != 1))
-          return fail(name + " must be 0 or 1 (or false/true), got " + value_kind_text(v));
+          return fail(name() + " must be 0 or 1 (or false/true), got " + value_kind_text(v));
         return Status::ok();
       case AttrForm::Ints:
-        if (v.kind != ValueKind::List) return fail(name + " must be a list of integers, got " + value_kind_text(v));
+        if (v.kind != ValueKind::List) return fail(name() + " must be a list of integers, got " + value_kind_text(v));
         for (int64_t i = 0; i < v.count && i < kMaxListed; ++i)
           if (!is_integer(v.values[i]))
-            return fail(name + " must hold integers, but entry " + std::to_string(i) + " is " +
+            return fail(name() + " must hold integers, but entry " + std::to_string(i) + " is " +
                         number_text(v.values[i]));
         return Status::ok();
     }
@@ -436,7 +443,6 @@ class Resolver {
   Plan* plan_;
   OpType op_ = OpType::ArgMax;
   const OpVersion* version_ = nullptr;
-  std::string label_;
   const Value* given_[kAttrCount] = {};
   DType dtype_ = DType::Undefined;
   int64_t dims_[kMaxRank] = {};

@@ -1,0 +1,66 @@
+// The benchmark cases: one ONNX node each, run the same way by every runtime. `opset` is the
+// model's (ArgMax/ArgMin/Hardmax 13, ReduceMax 18 with axes as an input; null axes = all).
+
+const BASE = [
+  { name: 'argmax_vocab_32k', op: 'ArgMax', dims: [1, 32000], attrs: { axis: -1 } },
+  { name: 'argmax_vocab_8x128k', op: 'ArgMax', dims: [8, 128256], attrs: { axis: -1 } },
+  { name: 'argmax_cls', op: 'ArgMax', dims: [64, 1000], attrs: { axis: 1 } },
+  { name: 'argmax_seg', op: 'ArgMax', dims: [1, 21, 512, 512], attrs: { axis: 1, keepdims: 0 } },
+  { name: 'argmin_rows', op: 'ArgMin', dims: [4096, 1024], attrs: { axis: -1 } },
+  { name: 'reducemax_rows', op: 'ReduceMax', dims: [4096, 1024], axes: [-1] },
+  { name: 'reducemax_spatial', op: 'ReduceMax', dims: [8, 256, 56, 56], axes: [2, 3] },
+  { name: 'reducemax_all', op: 'ReduceMax', dims: [4096, 4096], axes: null },
+  { name: 'hardmax_last', op: 'Hardmax', dims: [4096, 1024], attrs: { axis: -1 } },
+  { name: 'tiny', op: 'ArgMax', dims: [1, 10], attrs: { axis: -1 } },
+];
+const TYPED_BASES = ['argmax_vocab_32k', 'reducemax_rows'];
+const EXTRA_TYPES = ['int32', 'uint8', 'float16', 'bfloat16', 'float64'];
+
+export const BYTES = { float32: 4, float64: 8, int32: 4, uint8: 1, float16: 2, bfloat16: 2 };
+
+function complete(c, type) {
+  const opset = c.op === 'ReduceMax' ? 18 : 13;
+  const attrs = c.attrs ?? {};
+  const out = { ...c, type, opset, attrs: { ...attrs } };
+  if (c.op === 'ReduceMax') out.attrs.keepdims ??= 1;
+  out.count = c.dims.reduce((a, b) => a * b, 1);
+  out.bytes = out.count * BYTES[type];
+  out.outType = c.op === 'ArgMax' || c.op === 'ArgMin' ? 'int64' : type;
+  out.outDims = outputDims(out);
+  return Object.freeze(out);
+}
+
+// Output dims by ONNX rules (keepdims default 1).
+function outputDims(c) {
+  const rank = c.dims.length;
+  const norm = (a) => (a < 0 ? a + rank : a);
+  if (c.op === 'Hardmax') return c.dims.slice();
+  const reduced = new Set(c.op === 'ReduceMax' ? (c.axes ?? c.dims.map((_, d) => d)).map(norm) : [norm(c.attrs.axis ?? 0)]);
+  const keep = (c.attrs.keepdims ?? 1) !== 0;
+  const dims = [];
+  c.dims.forEach((d, k) => {
+    if (!reduced.has(k)) dims.push(d);
+    else if (keep) dims.push(1);
+  });
+  return dims;
+}
+
+export const CASES = [
+  ...BASE.map((c) => complete(c, 'float32')),
+  ...TYPED_BASES.flatMap((name) => EXTRA_TYPES.map((type) => complete({ ...BASE.find((c) => c.name === name), name: `${name}.${type}` }, type))),
+];
+
+export function findCases(names) {
+  if (!names) return CASES;
+  return names.map((n) => {
+    const c = CASES.find((k) => k.name === n);
+    if (!c) throw new Error(`unknown case '${n}'; cases: ${CASES.map((k) => k.name).join(', ')}`);
+    return c;
+  });
+}
+
+export function describeShape(c) {
+  const b = c.bytes;
+  const size = b >= 1 << 20 ? `${+(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${+(b / 1024).toFixed(1)} KiB` : `${b} B`;
+  return `${c.type} [${c.dims.join(',')}] ${size}`;
+}

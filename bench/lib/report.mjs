@@ -1,0 +1,137 @@
+// Turns the measured samples into tables: µs per call (median) with GB/s, onnx-extrema's speedup
+// over each peer, the limits of the runtime, and how much the per-round medians moved.
+
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const n = s.length;
+  if (!n) return NaN;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+export function fmtUs(us) {
+  if (!Number.isFinite(us)) return '—';
+  if (us >= 10000) return `${(us / 1000).toFixed(1)}k`.replace('.0k', 'k');
+  if (us >= 1000) return us.toFixed(0);
+  if (us >= 100) return us.toFixed(1);
+  if (us >= 1) return us.toFixed(2);
+  return us.toFixed(3);
+}
+
+export function fmtGBs(gbs) {
+  if (!Number.isFinite(gbs)) return '—';
+  if (gbs >= 100) return gbs.toFixed(0);
+  if (gbs >= 10) return gbs.toFixed(1);
+  if (gbs >= 0.1) return gbs.toFixed(2);
+  return gbs.toPrecision(2);
+}
+
+const fmtRatio = (r) => (Number.isFinite(r) ? `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}×` : '—');
+const gbs = (bytes, us) => bytes / (us * 1000);
+
+function mdTable(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** Summary of one column in one case: median, per-round medians, check result. */
+export function summarize(entry) {
+  if (!entry || entry.status !== 'ok') return { status: entry?.status ?? 'missing', reason: entry?.reason };
+  const all = entry.rounds.flat();
+  const rounds = entry.rounds.filter((r) => r.length).map(median);
+  return {
+    status: 'ok',
+    medianUs: median(all),
+    roundMin: Math.min(...rounds),
+    roundMax: Math.max(...rounds),
+    samples: all.length,
+    callsPerSample: entry.perSample,
+    check: entry.check,
+  };
+}
+
+/**
+ * @param {object} run { startedAt, machine, load: {start, end}, cases: [{ case, columns: {name: summary} }], columnKinds }
+ * @returns {string} markdown
+ */
+export function markdown(run) {
+  const { kinds } = run;
+  const ours = 'onnx-extrema';
+  const peers = kinds.peers;
+  const present = new Set(run.columns);
+  const oursAll = [ours, 'onnx-extrema-resident'].filter((n) => present.has(n));
+  const shown = [...oursAll, ...peers, ...kinds.residentPeers];
+  const cell = (s, bytes) => {
+    if (!s || s.status !== 'ok') return s?.status === 'n/a' ? 'n/a' : s?.status === 'error' ? 'error' : '—';
+    const mark = s.check && s.check !== 'not checked (limit)' ? ' ✗' : '';
+    return `${fmtUs(s.medianUs)} (${fmtGBs(gbs(bytes, s.medianUs))})${mark}`;
+  };
+  const bestPeer = (cols) => {
+    let best = null;
+    for (const p of peers) if (cols[p]?.status === 'ok' && (!best || cols[p].medianUs < cols[best].medianUs)) best = p;
+    return best;
+  };
+
+  const speedRows = run.cases.map(({ case: c, columns }) => {
+    const best = bestPeer(columns);
+    return [c.name, c.shape, ...shown.map((n) => cell(columns[n], c.bytes)), best ?? '—'];
+  });
+  const ratioRows = run.cases.map(({ case: c, columns }) => {
+    const o = columns[ours];
+    const ratio = (p) => (o?.status === 'ok' && columns[p]?.status === 'ok' ? fmtRatio(columns[p].medianUs / o.medianUs) : 'n/a');
+    const best = bestPeer(columns);
+    return [c.name, ...peers.map(ratio), ...kinds.residentPeers.map(ratio), best ? `${ratio(best)} (${best})` : 'n/a'];
+  });
+  const limitCols = kinds.limits;
+  const limitRows = run.cases.map(({ case: c, columns }) => [
+    c.name,
+    c.shape,
+    ...[...oursAll, ...limitCols].map((n) =>
+      columns[n]?.status === 'ok' ? fmtGBs(gbs(c.bytes, columns[n].medianUs)) : columns[n]?.status === 'n/a' ? 'n/a' : '—',
+    ),
+  ]);
+  const spreadCols = [...shown, ...limitCols];
+  const spreadRows = run.cases.map(({ case: c, columns }) => [
+    c.name,
+    ...spreadCols.map((n) => (columns[n]?.status === 'ok' ? `${fmtUs(columns[n].roundMin)}–${fmtUs(columns[n].roundMax)}` : 'n/a')),
+  ]);
+  const problems = [];
+  for (const { case: c, columns } of run.cases)
+    for (const [n, s] of Object.entries(columns)) {
+      if (s.status === 'ok' && s.check && s.check !== 'not checked (limit)') problems.push(`- ✗ ${c.name} / ${n}: output differs from the reference: ${s.check}`);
+      else if (s.status === 'error' || (s.status === 'n/a' && s.reason && !/^(no |tfjs has no)/.test(s.reason)))
+        problems.push(`- ${c.name} / ${n}: ${s.status} (${s.reason})`);
+    }
+
+  const m = run.machine;
+  return [
+    `# onnx-extrema benchmark`,
+    '',
+    `Run ${run.startedAt} → ${run.endedAt}; ${run.rounds} rounds, order rotated each round; onnx-extrema ${m.commit}.`,
+    `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.`,
+    `Runtimes: ${Object.entries(run.runtimes).map(([k, v]) => `${k} = ${v}`).join('; ')}.`,
+    '',
+    '## µs per call, median (GB/s = input bytes / time)',
+    '',
+    'One call: input given as a JS typed array, copy into wasm memory and the output back out included.',
+    '`onnx-extrema-resident`: input already in the module\'s heap (kernel only); `tfjs-wasm-resident`: tf.Tensor built once.',
+    '',
+    mdTable(['case', 'input', ...shown, 'best peer'], speedRows),
+    '',
+    '## onnx-extrema speedup (peer median / onnx-extrema median; > 1 = onnx-extrema faster)',
+    '',
+    mdTable(['case', ...peers.map((p) => `vs ${p}`), ...kinds.residentPeers.map((p) => `vs ${p}`), 'vs best peer'], ratioRows),
+    '',
+    '## Against the limits of the same runtime (GB/s, input bytes read as float32 by the limit loops)',
+    '',
+    '`limit-max`: NaN-propagating SIMD max over data already in the heap; `limit-stream`: 256 KiB chunks copied from the JS array into a staging buffer, each maxed while in cache; `limit-copy-in`: HEAPU8.set of the whole input.',
+    '',
+    mdTable(['case', 'input', ...oursAll, ...limitCols], limitRows),
+    '',
+    '## Spread: min–max of the per-round medians (µs)',
+    '',
+    mdTable(['case', ...spreadCols], spreadRows),
+    '',
+    problems.length ? `## Checks\n\n${problems.join('\n')}` : '## Checks\n\nEvery output matched the plain-JS reference.',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,200 @@
+// `npm run bench` (from the repository root): onnx-extrema against onnxruntime-web and
+// tfjs-backend-wasm, with this runtime's streaming limits for scale.
+//   --quick        3 rounds, short batches
+//   --rounds=N     rounds (default 8)
+//   --cases=a,b    only these cases (names as printed)
+//   --runtimes=a,b only these processes (onnx-extrema, onnx-extrema-resident, ort-web-1t,
+//                  ort-web-2t, tfjs-wasm, tfjs-wasm-resident, limit)
+//   --budget-ms=N  time per batch (default 150, quick 40)
+// Each runtime runs in its own process; for each case the controller asks them in turn for a
+// batch of samples, several rounds with the order rotated, so machine noise falls on all alike.
+// Cells are medians. Results: bench/results/latest.json and latest.md.
+import { execFileSync, fork, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { describeShape, findCases } from './lib/cases.mjs';
+import { fmtUs, markdown, summarize } from './lib/report.mjs';
+import { RUNTIMES } from './runtimes/registry.mjs';
+
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
+const rootDir = fileURLToPath(new URL('..', import.meta.url));
+
+function parseArgs(argv) {
+  const opts = { quick: false, rounds: undefined, cases: null, runtimes: null, budgetMs: undefined };
+  for (const a of argv) {
+    const [k, v] = a.split('=');
+    if (k === '--quick') opts.quick = true;
+    else if (k === '--rounds') opts.rounds = Number(v);
+    else if (k === '--cases') opts.cases = v.split(',').filter(Boolean);
+    else if (k === '--runtimes') opts.runtimes = v.split(',').filter(Boolean);
+    else if (k === '--budget-ms') opts.budgetMs = Number(v);
+    else throw new Error(`unknown option ${a} (see the top of bench/run.mjs)`);
+  }
+  opts.rounds ??= opts.quick ? 3 : 8;
+  opts.budgetMs ??= opts.quick ? 40 : 150;
+  opts.minSamples = opts.quick ? 3 : 5;
+  if (!(opts.rounds >= 1)) throw new Error('--rounds must be >= 1');
+  return opts;
+}
+
+// Installs bench/'s own dependencies and builds what is missing.
+function ensurePrerequisites() {
+  const need = ['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm'];
+  if (need.some((p) => !existsSync(new URL(`./node_modules/${p}/package.json`, import.meta.url)))) {
+    console.log('bench: installing bench/ dependencies (npm)');
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: benchDir, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('npm install in bench/ failed');
+  }
+  const dist = ['../dist/ox.mjs', '../dist/ox.wasm'].map((f) => new URL(f, import.meta.url));
+  if (!dist.every(existsSync)) {
+    console.log('bench: building the wasm module (scripts/build.sh wasm)');
+    rmSync(dist[0], { force: true }); // the link writes both files: make it run
+    const r = spawnSync('bash', ['scripts/build.sh', 'wasm'], { cwd: rootDir, stdio: 'inherit' });
+    if (r.status !== 0 || !dist.every(existsSync)) throw new Error('the wasm build failed');
+  }
+  if (!existsSync(new URL('./build/limit.wasm', import.meta.url))) {
+    console.log('bench: building the streaming-limit module (bench/limit/build.sh)');
+    const r = spawnSync('bash', ['limit/build.sh'], { cwd: benchDir, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('the limit module build failed');
+  }
+}
+
+// A child process and a promise-per-request channel to it.
+function startProcess(name) {
+  const child = fork(fileURLToPath(new URL('./runtimes/worker.mjs', import.meta.url)), [name], {
+    execArgv: ['--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let nextId = 1;
+  const pending = new Map();
+  let readyResolve, readyReject;
+  const ready = new Promise((res, rej) => ((readyResolve = res), (readyReject = rej)));
+  child.on('message', (msg) => {
+    if ('ready' in msg) return msg.ready ? readyResolve(msg.info) : readyReject(new Error(`${name}: ${msg.error}`));
+    const p = pending.get(msg.id);
+    pending.delete(msg.id);
+    if (msg.error) p.reject(new Error(`${name}: ${msg.error}`));
+    else p.resolve(msg.reply);
+  });
+  let exited = null;
+  child.on('exit', (code, signal) => {
+    const error = new Error(`${name} exited (code ${code}${signal ? `, ${signal}` : ''})`);
+    exited = error;
+    readyReject(error);
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+  });
+  const ask = (msg) =>
+    new Promise((resolve, reject) => {
+      if (exited) return reject(exited);
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      child.send({ ...msg, id });
+    });
+  return { name, child, ready, ask };
+}
+
+function machineInfo() {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: rootDir }).toString().trim();
+    if (execFileSync('git', ['status', '--porcelain', '--', 'js', 'src', 'bindings'], { cwd: rootDir }).toString().trim()) commit += '+changes';
+  } catch {}
+  return {
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    memGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.versions.node,
+    v8: process.versions.v8,
+    commit,
+  };
+}
+
+const load = () => os.loadavg().map((v) => Number(v.toFixed(2)));
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const cases = findCases(opts.cases);
+  const names = opts.runtimes ?? Object.keys(RUNTIMES);
+  for (const n of names) if (!RUNTIMES[n]) throw new Error(`unknown runtime '${n}'; runtimes: ${Object.keys(RUNTIMES).join(', ')}`);
+  ensurePrerequisites();
+
+  const run = {
+    startedAt: new Date().toISOString(),
+    machine: machineInfo(),
+    rounds: opts.rounds,
+    budgetMs: opts.budgetMs,
+    load: { start: load() },
+    runtimes: {},
+    kinds: {
+      peers: names.filter((n) => RUNTIMES[n].peer),
+      residentPeers: names.filter((n) => RUNTIMES[n].residentPeer),
+      limits: names.filter((n) => RUNTIMES[n].limit).flatMap((n) => RUNTIMES[n].columns),
+    },
+    cases: [],
+  };
+  console.log(`bench: ${cases.length} cases × ${names.length} processes, ${opts.rounds} rounds; load ${run.load.start.join(' ')}`);
+
+  const procs = names.map(startProcess);
+  try {
+    const infos = await Promise.all(procs.map((p) => p.ready));
+    procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
+    const columns = procs.flatMap((p) => RUNTIMES[p.name].columns.map((column) => ({ proc: p, column })));
+    run.columns = columns.map(({ column }) => column);
+
+    for (const c of cases) {
+      const t0 = Date.now();
+      const entries = {};
+      // A runtime that fails (an exception, a crashed process) is marked for this case; the
+      // others go on.
+      const failed = (proc, column, error) => {
+        entries[column] = { status: 'error', reason: String(error?.message ?? error).split('\n')[0].slice(0, 200) };
+        console.log(`  ${column}: ${entries[column].reason}`);
+      };
+      const reports = await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'setup', case: c.name })));
+      procs.forEach((p, i) => {
+        if (reports[i].status === 'fulfilled') Object.assign(entries, reports[i].value);
+        else for (const column of RUNTIMES[p.name].columns) failed(p, column, reports[i].reason);
+      });
+      for (const e of Object.values(entries)) if (e.status === 'ok') e.rounds = [];
+      const live = columns.filter(({ column }) => entries[column]?.status === 'ok');
+      for (let r = 0; r < opts.rounds; r += 1) {
+        const order = live.map((_, i) => live[(i + r) % live.length]);
+        for (const { proc, column } of order) {
+          if (entries[column].status !== 'ok') continue;
+          try {
+            entries[column].rounds.push(await proc.ask({ cmd: 'batch', column, budgetMs: opts.budgetMs, minSamples: opts.minSamples }));
+          } catch (error) {
+            failed(proc, column, error);
+          }
+        }
+      }
+      await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'teardown' })));
+      const summary = Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, summarize(e)]));
+      run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), samples: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.rounds ?? null])) });
+      const line = Object.entries(summary)
+        .map(([n, s]) => `${n} ${s.status === 'ok' ? `${fmtUs(s.medianUs)}${s.check && s.check !== 'not checked (limit)' ? ' ✗' : ''}` : s.status}`)
+        .join(', ');
+      console.log(`${c.name.padEnd(26)} ${((Date.now() - t0) / 1000).toFixed(1)}s  µs: ${line}`);
+    }
+  } finally {
+    await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'exit' })));
+  }
+  run.load.end = load();
+  run.endedAt = new Date().toISOString();
+
+  const md = markdown(run);
+  const dir = new URL('./results/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(new URL('latest.json', dir), JSON.stringify(run, null, 1));
+  writeFileSync(new URL('latest.md', dir), md);
+  console.log(`\n${md}`);
+  console.log('written: bench/results/latest.md, bench/results/latest.json');
+}
+
+main().catch((error) => {
+  console.error(error?.stack ?? error);
+  process.exit(1);
+});

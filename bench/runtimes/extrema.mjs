@@ -1,0 +1,50 @@
+// onnx-extrema, one runNode call per sample, in the ONNX-node form a model would use (the same
+// opset and inputs as the peers' one-node models; ReduceMax's axes tensor is built once, as the
+// peers' constant initializer is). `resident`: the input is a typed array on the module's own heap,
+// which runNode detects and feeds without copying (the kernel-only figure).
+import { init, runNode, Tensor } from '../../js/index.mjs';
+import { currentModule } from '../../js/module.js';
+
+const CLASS = { float32: Float32Array, float64: Float64Array, int32: Int32Array, uint8: Uint8Array, float16: Uint16Array, bfloat16: Uint16Array };
+
+export async function load({ resident }) {
+  await init();
+  const { version } = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../../package.json', import.meta.url)));
+  return { version, label: `onnx-extrema ${version}${resident ? ', input resident in the wasm heap' : ''}` };
+}
+
+export function make({ resident }) {
+  let held = 0; // heap pointer of the resident input
+  return {
+    name: resident ? 'onnx-extrema-resident' : 'onnx-extrema',
+    prepare(c, input) {
+      let data = input;
+      let refresh = () => data;
+      if (resident) {
+        const M = currentModule();
+        // Grow the heap first so later working-memory allocations do not detach the view.
+        const slack = M._malloc(c.bytes + (16 << 20));
+        held = M._malloc(c.bytes);
+        M._free(slack);
+        if (!held) throw new Error('cannot allocate the resident input');
+        const view = () => new CLASS[c.type](M.HEAPU8.buffer, held, c.count);
+        data = view();
+        data.set(input);
+        refresh = () => (data.length === c.count ? data : (data = view()));
+      }
+      const inputs = [new Tensor(c.type, data, c.dims)];
+      if (c.op === 'ReduceMax' && c.axes) inputs.push(new Tensor('int64', BigInt64Array.from(c.axes, BigInt), [c.axes.length]));
+      const attrs = c.attrs;
+      return {
+        sync: true,
+        call: () => runNode(c.op, inputs, attrs, c.opset)[0],
+        values: (out) => out.data,
+        before: () => (inputs[0] = new Tensor(c.type, refresh(), c.dims)), // re-made only if memory grew
+      };
+    },
+    release() {
+      if (held) currentModule()._free(held);
+      held = 0;
+    },
+  };
+}
