@@ -20,7 +20,7 @@ export function readTensorLike(x) {
   if (!dataMatches(info, data))
     return { problem: `has type '${type}' but its data is ${describeValue(data)}; '${type}' data must be ${expectedClassText(type, info)}` };
   if (dims === undefined) return { type, info, data, dims: [data.length] };
-  if (!Array.isArray(dims) && !(ArrayBuffer.isView(dims) && !(dims instanceof DataView) && typeof dims[0] !== 'bigint'))
+  if (!Array.isArray(dims) && !(ArrayBuffer.isView(dims) && !(dims instanceof DataView)))
     return { problem: `has dims ${describeValue(dims)}; dims must be an array of non-negative integers` };
   return { type, info, data, dims };
 }

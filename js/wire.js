@@ -46,7 +46,7 @@ export class RequestWriter {
   }
 
   name(text) {
-    const s = typeof text === 'string' ? text : String(describeValue(text));
+    const s = typeof text === 'string' ? text : `<${describeValue(text)}>`; // the core names it unknown
     const n = Math.min(s.length, this.limits.name);
     this.put(s.length);
     for (let i = 0; i < n; i += 1) this.put(s.charCodeAt(i));
@@ -102,8 +102,8 @@ export class RequestWriter {
     this.put(data.length);
     this.put(rank);
     for (let i = 0, n = Math.min(rank, this.limits.rank); i < n; i += 1) {
-      const d = dims[i];
-      this.put(typeof d === 'number' ? d : NaN);
+      const d = dims[i]; // numbers, or BigInts as ONNX protobuf readers give int64 dims
+      this.put(typeof d === 'number' ? d : typeof d === 'bigint' ? Number(d) : NaN);
     }
     if (!inlineValues) return this.put(0);
     this.put(data.length);

@@ -292,9 +292,10 @@ function readTensor(x) {
   if (typeof type !== 'string' || !Object.hasOwn(TYPES, type)) return fail('unknown-type');
   if (!(data instanceof TYPES[type].array)) return fail('data-class');
   const shape = dims === undefined ? [data.length] : dims;
-  // A plain Array may hold anything (each entry is checked later); a typed array must hold numbers.
-  if (!Array.isArray(shape) && !(isListLike(shape) && typeof shape[0] !== 'bigint')) return fail('dims-form');
-  return { ok: true, type, data, dims: Array.from(shape) };
+  // A list of any entries (each is checked later); BigInt entries (ONNX protobuf readers give
+  // int64 dims) count as the numbers they are.
+  if (!isListLike(shape)) return fail('dims-form');
+  return { ok: true, type, data, dims: Array.from(shape, (d) => (typeof d === 'bigint' ? Number(d) : d)) };
 }
 
 function checkShape(t) {

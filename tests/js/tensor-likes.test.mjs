@@ -178,3 +178,15 @@ test('the Tensor class: dims default, Array conversion, errors', () => {
   assert.deepEqual(Array.from(reduceMax(new Tensor('int8', [3, -1, 7])).data), [7]);
   assert.deepEqual(Array.from(hardmax(new Tensor('float64', [3, -1, 7], [1, 3])).data), [0, 0, 1]);
 });
+
+test('BigInt dims (as ONNX protobuf readers give int64 dims) work like number dims', () => {
+  const data = new Float32Array([1, 9, 3, 4, 2, 8]);
+  const expected = runNode('ArgMax', [{ type: 'float32', data, dims: [2, 3] }], { axis: 1 }, 13)[0];
+  for (const dims of [[2n, 3n], [2n, 3], new BigInt64Array([2n, 3n])]) {
+    const [out] = runNode('ArgMax', [{ type: 'float32', data, dims }], { axis: 1 }, 13);
+    assertTensorEqual(out, expected);
+    assert.deepEqual(new Tensor('float32', data, dims).dims, [2, 3]);
+  }
+  assert.throws(() => runNode('ArgMax', [{ type: 'float32', data, dims: [2n, -3n] }], {}, 13), /ArgMax version 13: .*dims\[1\] = -3/);
+  assert.throws(() => runNode('ArgMax', [{ type: 'float32', data, dims: [3n, 3n] }], {}, 13), /ArgMax version 13: .*6 elements/);
+});
