@@ -211,6 +211,15 @@ class Resolver {
     return fail("internal error: unknown attribute form");
   }
 
+  // An Int attribute as given (or its default), for range checks before any integer conversion:
+  // a finite double far outside int64 must not be cast.
+  double number_attr(Attr attr) const {
+    const Value* v = given_[static_cast<int>(attr)];
+    if (v) return v->values[0];
+    const AttrSpec* spec = find_attr(*version_, attr);
+    return spec ? static_cast<double>(spec->default_value) : 0;
+  }
+
   int64_t int_attr(Attr attr) const {
     const Value* v = given_[static_cast<int>(attr)];
     if (v) return static_cast<int64_t>(v->values[0]);
@@ -225,15 +234,19 @@ class Resolver {
                   std::to_string(kMaxRank));
     *rank = static_cast<int>(t.rank);
     double product = 1;
+    bool empty = false;
     for (int d = 0; d < *rank; ++d) {
       const double v = t.dims[d];
       if (!is_integer(v) || v < 0 || v > static_cast<double>(kMaxSafeInteger))
         return fail("input " + which + " has dims[" + std::to_string(d) + "] = " + number_text(v) +
                     ", which is not a non-negative integer");
       dims[d] = static_cast<int64_t>(v);
-      product *= v;  // exact while below 2^53; beyond that it cannot match any data length
+      product *= v;  // exact while below 2^53; beyond that it cannot match any valid data length
+      empty |= v == 0;
     }
-    if (!is_integer(t.length) || t.length < 0) return fail("input " + which + " has an invalid data length");
+    if (empty) product = 0;  // huge dims beside a zero overflow to inf, and inf * 0 is NaN
+    if (!is_integer(t.length) || t.length < 0 || t.length > static_cast<double>(kMaxSafeInteger))
+      return fail("input " + which + " has an invalid data length");
     if (product != t.length)
       return fail("input " + which + " has " + number_text(t.length) + " elements of data but dims " +
                   dims_text(dims, *rank) + " need " + number_text(product));
@@ -265,6 +278,7 @@ class Resolver {
   }
 
   Status normalize_axis(double axis, const std::string& what, int* out) const {
+    if (!is_integer(axis)) return fail(what + " " + number_text(axis) + " is not an integer");  // axes input values
     if (rank_ == 0)
       return fail(what + " " + number_text(axis) + " is out of range: the input is a scalar (rank 0)" +
                   " and has no axes");
@@ -303,7 +317,7 @@ class Resolver {
   Status plan_along_axis() {
     const bool hardmax = op_ == OpType::Hardmax;
     int axis;
-    Status s = normalize_axis(static_cast<double>(int_attr(Attr::Axis)), "axis", &axis);
+    Status s = normalize_axis(number_attr(Attr::Axis), "axis", &axis);
     if (!s.is_ok()) return s;
     plan_->outer = product(0, axis);
     plan_->reduce = dims_[axis];
@@ -333,7 +347,7 @@ class Resolver {
   // Hardmax 1 and 11: rows of the [prod(d[:axis]), prod(d[axis:])] matrix.
   Status plan_hardmax_2d() {
     int axis;
-    Status s = normalize_axis(static_cast<double>(int_attr(Attr::Axis)), "axis", &axis);
+    Status s = normalize_axis(number_attr(Attr::Axis), "axis", &axis);
     if (!s.is_ok()) return s;
     plan_->kind = PlanKind::Hardmax;
     plan_->outer = product(0, axis);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/dtype.h"
 #include "core/limits.h"
 #include "ops/request.h"
 #include "wire/wire.h"
@@ -50,10 +51,13 @@ inline TensorSpec tensor(ox::DType dtype, const std::vector<int64_t>& dims) {
   TensorSpec t;
   t.dtype = static_cast<int32_t>(dtype);
   t.length = 1;
+  bool empty = false;
   for (int64_t d : dims) {
     t.dims.push_back(static_cast<double>(d));
     t.length *= static_cast<double>(d);
+    empty |= d == 0;
   }
+  if (empty) t.length = 0;  // not inf * 0 when huge dims overflow the product
   return t;
 }
 
