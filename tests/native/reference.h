@@ -162,6 +162,7 @@ inline std::vector<std::vector<int64_t>> gather_slices(const std::vector<int64_t
     if (!reduced[d]) outputs *= dims[d];
   std::vector<std::vector<int64_t>> slices(static_cast<size_t>(outputs));
   const int64_t total = element_count(dims);
+  for (std::vector<int64_t>& slice : slices) slice.reserve(static_cast<size_t>(total / outputs));
   std::vector<int64_t> index(rank, 0);  // the multi-index of element e
   for (int64_t e = 0; e < total; ++e) {
     int64_t out = 0;
@@ -189,19 +190,21 @@ inline std::vector<int64_t> reduced_dims(const std::vector<int64_t>& dims, const
 // The winning position among `values` by the contract: the first (last) NaN if any; else the first
 // (last) position holding the maximum (minimum). `values` must not be empty.
 inline size_t pick(const std::vector<Number>& values, bool want_max, bool select_last) {
-  std::vector<size_t> nan_positions;
-  for (size_t k = 0; k < values.size(); ++k)
-    if (values[k].nan) nan_positions.push_back(k);
-  if (!nan_positions.empty()) return select_last ? nan_positions.back() : nan_positions.front();
-  size_t extreme = 0;
-  for (size_t k = 1; k < values.size(); ++k) {
+  const size_t n = values.size();
+  for (size_t j = 0; j < n; ++j) {  // NaN positions first
+    const size_t k = select_last ? n - 1 - j : j;
+    if (values[k].nan) return k;
+  }
+  size_t extreme = 0;  // any position holding the extreme value
+  for (size_t k = 1; k < n; ++k) {
     const int c = compare(values[k], values[extreme]);
     if (want_max ? c > 0 : c < 0) extreme = k;
   }
-  std::vector<size_t> equal_positions;
-  for (size_t k = 0; k < values.size(); ++k)
-    if (compare(values[k], values[extreme]) == 0) equal_positions.push_back(k);
-  return select_last ? equal_positions.back() : equal_positions.front();
+  for (size_t j = 0; j < n; ++j) {  // the first (last) position equal to it
+    const size_t k = select_last ? n - 1 - j : j;
+    if (compare(values[k], values[extreme]) == 0) return k;
+  }
+  return extreme;
 }
 
 inline std::vector<Number> values_at(const Tensor& x, const std::vector<int64_t>& flat) {

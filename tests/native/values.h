@@ -107,7 +107,7 @@ struct Special {
 // Named values worth placing: every NaN pattern, both zeros, both infinities, the finite extremes,
 // subnormals, and for integers the type's limits and the values that a trip through double would
 // confuse (2^53 + 1 against 2^53, uint64 values above 2^63).
-inline std::vector<Special> specials(DType t) {
+inline std::vector<Special> make_specials(DType t) {
   std::vector<Special> out;
   for (uint64_t n : nan_patterns(t)) out.push_back({"NaN#" + std::to_string(n), n});
   if (is_float(t)) {
@@ -138,6 +138,14 @@ inline std::vector<Special> specials(DType t) {
     out.push_back({"-(2^53 + 1)", 0 - ((uint64_t{1} << 53) + 1)});
   }
   return out;
+}
+
+inline const std::vector<Special>& specials(DType t) {
+  static std::vector<Special> cache[32];
+  static bool made[32] = {};
+  const int code = static_cast<int>(t);
+  if (!made[code]) cache[code] = make_specials(t), made[code] = true;
+  return cache[code];
 }
 
 // A value drawn from a handful of small numbers, so ties are frequent (floats include -0 and +0).
