@@ -75,6 +75,9 @@ TEST_CASE("plan: non-adjacent reduced axes become a step and a reduced prefix") 
   p = reduce_plan({2, 3, 4, 5, 6}, {0, 2, 4}, false);  // [2R, 3K, 4R, 5K, 6R]
   check_step(p, {5, 6, 1, {2, 3, 4}, {0, 5, 0}});
   CHECK(th::output_dims(p) == std::vector<int64_t>{3, 5});
+  p = reduce_plan({2, 3, 2, 3, 2, 3, 2}, {1, 3, 5}, false);  // two kept prefix axes: strides multiply
+  check_step(p, {2, 3, 2, {2, 3, 2, 3}, {8, 0, 4, 0}});
+  CHECK(th::output_dims(p) == std::vector<int64_t>{2, 2, 2, 2});
   p = reduce_plan({3, 2, 3, 2, 3}, {1, 3}, true);  // [3K, 2R, 3K, 2R, 3K]
   check_step(p, {3, 2, 3, {3, 2}, {9, 0}});
   CHECK(th::output_dims(p) == std::vector<int64_t>{3, 1, 3, 1, 3});
