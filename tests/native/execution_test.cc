@@ -211,7 +211,9 @@ TEST_CASE("execution: ReduceMax over random axis subsets of rank 4-7 tensors (lo
     x.bits = random_values(t, ref::element_count(dims), rng);
     const bool keepdims = rng.chance(50);
     const tb::Node node = th::with_data(tb::Node("ReduceMax").in(tb::axes_input(as_doubles(axes))).attr("keepdims", keepdims ? 1 : 0), x);
-    const th::Result r = th::run(node, x, th::Chunks::random(rng.next()), th::Chunks::random(rng.next()));
+    const th::Chunks feed = th::Chunks::random(rng.next());  // one statement each: argument order is unspecified
+    const th::Chunks read = th::Chunks::random(rng.next());
+    const th::Result r = th::run(node, x, feed, read);
     INFO(ox::dtype_name(t) << " dims " << th::dims_text(dims) << " axes " << th::dims_text(axes));
     REQUIRE(r.status.is_ok());
     CHECK(th::mismatch(ref::reduce_max(x, axes, keepdims), r.output) == "");

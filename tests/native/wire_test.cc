@@ -113,8 +113,10 @@ Node random_node(tv::Rng& rng) {
   Node n(random_name(rng));
   n.opset = random_value(rng);
   for (int64_t i = 0, k = static_cast<int64_t>(rng.below(rng.chance(10) ? 7 : 3)); i < k; ++i) n.in(random_tensor(rng));
-  for (int64_t i = 0, k = static_cast<int64_t>(rng.below(rng.chance(10) ? 11 : 4)); i < k; ++i)
-    n.attr(random_name(rng), random_value(rng));
+  for (int64_t i = 0, k = static_cast<int64_t>(rng.below(rng.chance(10) ? 11 : 4)); i < k; ++i) {
+    std::string name = random_name(rng);  // before the value: argument order is unspecified
+    n.attr(std::move(name), random_value(rng));
+  }
   return n;
 }
 
