@@ -174,6 +174,9 @@ inline Outcome run_columns(const Case& c, const ox::KernelSet& k, const std::vec
   const std::vector<uint8_t> bytes = tv::pack(c.dtype, x);
   Aligned input(bytes.size(), static_cast<size_t>(shift * size));
   if (!bytes.empty()) std::memcpy(input.data(), bytes.data(), bytes.size());
+  int64_t covered = 0;
+  for (const auto& rp : row_pieces) covered += rp.second - rp.first;
+  REQUIRE(covered == rows);
   State state(c.dtype, width, shift);
   k.fill_start(state.best(), width);
   for (const auto& rp : row_pieces)
