@@ -12,6 +12,19 @@
 
 using ox::DType;
 
+// Under AddressSanitizer, let a failed huge malloc return null as it does without it, so the
+// out-of-memory path can be tested.
+#if defined(__SANITIZE_ADDRESS__)
+#define OX_TESTS_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OX_TESTS_UNDER_ASAN 1
+#endif
+#endif
+#ifdef OX_TESTS_UNDER_ASAN
+extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+#endif
+
 namespace {
 
 struct Call {
@@ -294,4 +307,19 @@ TEST_CASE("execution: bool ReduceMax outputs 0 or 1") {
   REQUIRE(r.status.is_ok());
   CHECK(r.output.bits == std::vector<uint64_t>{1, 0});
   CHECK(r.output.dims == std::vector<int64_t>{2, 1});
+}
+
+TEST_CASE("execution: a working set larger than memory is a Status, and the Execution stays usable") {
+  // ReduceMax keeping 2^26 x 2^26 dims of an empty input: 2^52 lowest values, 2^54 bytes of state.
+  const ref::Tensor huge = th::make_tensor(DType::Float32, {0, 67108864, 67108864}, {});
+  ox::Execution e;
+  const th::Result r = th::run(th::with_data(tb::Node("ReduceMax").at(13).attr("axes", std::vector<double>{0}), huge),
+                               huge, th::Chunks::whole(), th::Chunks::whole(), &e);
+  INFO(r.status.message());
+  REQUIRE_FALSE(r.status.is_ok());
+  CHECK_THAT(r.status.message(), Catch::Matchers::StartsWith("out of memory: the call needs "));
+  const ref::Tensor x = th::make_tensor(DType::Float32, {3}, {tv::f32(1), tv::f32(3), tv::f32(2)});
+  const th::Result after = th::run(th::with_data(tb::Node("ArgMax"), x), x, th::Chunks::whole(), th::Chunks::whole(), &e);
+  REQUIRE(after.status.is_ok());
+  CHECK(after.output.bits == std::vector<uint64_t>{1});
 }

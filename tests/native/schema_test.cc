@@ -244,6 +244,13 @@ TEST_CASE("opset resolution: the cases the issue names") {
   }
   ox::Value absent;
   CHECK(ox::reduce_axes_is_input(absent));
+  ox::Value huge;
+  huge.kind = ox::ValueKind::Number;
+  huge.count = 1;
+  huge.values[0] = 1e300;
+  CHECK(ox::reduce_axes_is_input(huge));
+  huge.values[0] = 17;
+  CHECK_FALSE(ox::reduce_axes_is_input(huge));
 }
 
 TEST_CASE("opset resolution: an opset that is not a positive integer is an error naming the operator") {
