@@ -218,6 +218,15 @@ class Resolver {
     return fail("internal error: unknown attribute form");
   }
 
+  // An Int attribute as given (or its default), for range checks before any integer conversion:
+  // a finite double far outside int64 must not be cast.
+  double number_attr(Attr attr) const {
+    const Value* v = given_[static_cast<int>(attr)];
+    if (v) return v->values[0];
+    const AttrSpec* spec = find_attr(*version_, attr);
+    return spec ? static_cast<double>(spec->default_value) : 0;
+  }
+
   int64_t int_attr(Attr attr) const {
     const Value* v = given_[static_cast<int>(attr)];
     if (v) return static_cast<int64_t>(v->values[0]);
@@ -239,6 +248,7 @@ class Resolver {
                   std::to_string(kMaxRank));
     *rank = static_cast<int>(t.rank);
     double product = 1;
+    bool empty = false;
     for (int d = 0; d < *rank; ++d) {
       const double v = t.dims[d];
       if (!is_integer(v) || v < 0)
@@ -248,9 +258,12 @@ class Resolver {
         return fail("input " + which + " has dims[" + std::to_string(d) + "] = " + number_text(v) +
                     ", above the supported maximum of 2^53 - 1");
       dims[d] = static_cast<int64_t>(v);
-      product *= v;  // exact while below 2^53; beyond that it cannot match any data length
+      product *= v;  // exact while below 2^53; beyond that it cannot match any valid data length
+      empty |= v == 0;
     }
-    if (!is_integer(t.length) || t.length < 0) return fail("input " + which + " has an invalid data length");
+    if (empty) product = 0;  // huge dims beside a zero overflow to inf, and inf * 0 is NaN
+    if (!is_integer(t.length) || t.length < 0 || t.length > static_cast<double>(kMaxSafeInteger))
+      return fail("input " + which + " has an invalid data length");
     if (product != t.length)
       return fail("input " + which + " has " + number_text(t.length) + " elements of data but dims " +
                   dims_text(dims, *rank) + " need " + number_text(product));
@@ -282,6 +295,7 @@ class Resolver {
   }
 
   Status normalize_axis(double axis, const std::string& what, int* out) const {
+    if (!is_integer(axis)) return fail(what + " " + number_text(axis) + " is not an integer");  // axes input values
     if (rank_ == 0)
       return fail(what + " " + number_text(axis) + " is out of range: the input is a scalar (rank 0)" +
                   " and has no axes");

@@ -5,7 +5,7 @@
 // Layout (counts are true counts; only the first N entries of long lists are carried):
 //   kWireVersion
 //   op name:   length, min(length, kMaxNameLength) character codes
-//   opset:     kind (ValueKind), other (OtherKind), value
+//   opset:     kind (ValueKind), other (OtherKind), value count, min(count, kMaxListed) values
 //   inputs:    count; for the first min(count, kMaxInputsListed):
 //                present; if present: dtype, length, rank, min(rank, kMaxRank) dims,
 //                value count, min(count, kMaxListed) values
@@ -21,7 +21,7 @@ namespace ox {
 
 constexpr double kWireVersion = 1;
 // Upper bound of a request's size in words, so the JS side can size its scratch once.
-constexpr int kMaxWireWords = 1 + (1 + kMaxNameLength) + 3 + 1 + kMaxInputsListed * (5 + kMaxRank + kMaxListed) +
+constexpr int kMaxWireWords = 1 + (1 + kMaxNameLength) + (3 + kMaxListed) + 1 + kMaxInputsListed * (5 + kMaxRank + kMaxListed) +
                               1 + kMaxAttrsListed * (1 + kMaxNameLength + 3 + kMaxListed);
 
 Status decode_request(const double* words, size_t count, NodeRequest* request);
