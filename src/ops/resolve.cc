@@ -234,13 +234,6 @@ class Resolver {
     return spec ? spec->default_value : 0;
   }
 
-  // The number given (not cast to int64_t first: a huge axis such as 1e300 would overflow the
-  // cast and the message would name a value the caller never gave), else the default.
-  double number_attr(Attr attr) const {
-    const Value* v = given_[static_cast<int>(attr)];
-    return v ? v->values[0] : static_cast<double>(int_attr(attr));
-  }
-
   // Reads a tensor's dims into `dims`; checks them and the element count against the data.
   Status read_dims(const TensorArg& t, const std::string& which, int64_t* dims, int* rank, int64_t* count) const {
     if (t.rank > kMaxRank)
