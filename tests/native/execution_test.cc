@@ -353,5 +353,7 @@ TEST_CASE("execution: ReduceMax over an empty set needs no working state, whatev
   const th::Result r = th::run(th::with_data(tb::Node("ReduceMax").at(13).attr("axes", std::vector<double>{0}), empty), empty);
   REQUIRE(r.status.is_ok());
   REQUIRE(r.output.bits.size() == 1048576);
-  for (uint64_t b : r.output.bits) REQUIRE(b == 0xFF800000u);
+  size_t not_lowest = 0;
+  for (uint64_t b : r.output.bits) not_lowest += b != 0xFF800000u;  // -inf
+  CHECK(not_lowest == 0);
 }
