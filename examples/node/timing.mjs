@@ -1,13 +1,22 @@
 // Small helpers to time a function and to print a comparison line.
 
-/** Median time in microseconds of `fn` over a few runs (after a warm-up). */
-export function timeMicros(fn, runs = 15) {
-  fn();
+/**
+ * Median time per call in microseconds: `fn` runs in batches of at least ~2 ms (so one sample is
+ * not just timer noise for a fast call), after a warm-up that lets the JIT settle.
+ */
+export function timeMicros(fn, samples = 15) {
+  const now = () => Number(process.hrtime.bigint()) / 1000;
+  let batch = 1;
+  for (let start = now(); now() - start < 50; ) {
+    const t0 = now();
+    for (let i = 0; i < batch; i += 1) fn();
+    if (now() - t0 < 2000) batch *= 2;
+  }
   const times = [];
-  for (let r = 0; r < runs; r += 1) {
-    const start = process.hrtime.bigint();
-    fn();
-    times.push(Number(process.hrtime.bigint() - start) / 1000);
+  for (let r = 0; r < samples; r += 1) {
+    const t0 = now();
+    for (let i = 0; i < batch; i += 1) fn();
+    times.push((now() - t0) / batch);
   }
   times.sort((a, b) => a - b);
   return times[times.length >> 1];
