@@ -211,11 +211,13 @@ class Resolver {
     return fail("internal error: unknown attribute form");
   }
 
-  int64_t int_attr(Attr attr) const {
+  // A double, not an int64: an integer attribute may hold any integral JS number (axis 1e300), and
+  // casting that to int64 is undefined behaviour (a garbage axis in wasm).
+  double int_attr(Attr attr) const {
     const Value* v = given_[static_cast<int>(attr)];
-    if (v) return static_cast<int64_t>(v->values[0]);
+    if (v) return v->values[0];
     const AttrSpec* spec = find_attr(*version_, attr);
-    return spec ? spec->default_value : 0;
+    return spec ? static_cast<double>(spec->default_value) : 0;
   }
 
   // Reads a tensor's dims into `dims`; checks them and the element count against the data.
@@ -233,6 +235,8 @@ class Resolver {
       dims[d] = static_cast<int64_t>(v);
       product *= v;  // exact while below 2^53; beyond that it cannot match any data length
     }
+    for (int d = 0; d < *rank; ++d)
+      if (dims[d] == 0) product = 0;  // huge dims before a 0 overflow to inf, and inf * 0 is NaN
     if (!is_integer(t.length) || t.length < 0) return fail("input " + which + " has an invalid data length");
     if (product != t.length)
       return fail("input " + which + " has " + number_text(t.length) + " elements of data but dims " +
@@ -265,6 +269,9 @@ class Resolver {
   }
 
   Status normalize_axis(double axis, const std::string& what, int* out) const {
+    // NaN passes no range test below; an axes input's values are not checked anywhere else (a Proxy
+    // posing as a BigInt64Array can hand over NaN), and casting NaN indexed memory far outside.
+    if (!is_integer(axis)) return fail(what + " " + number_text(axis) + " is not an integer");
     if (rank_ == 0)
       return fail(what + " " + number_text(axis) + " is out of range: the input is a scalar (rank 0)" +
                   " and has no axes");
@@ -303,7 +310,7 @@ class Resolver {
   Status plan_along_axis() {
     const bool hardmax = op_ == OpType::Hardmax;
     int axis;
-    Status s = normalize_axis(static_cast<double>(int_attr(Attr::Axis)), "axis", &axis);
+    Status s = normalize_axis(int_attr(Attr::Axis), "axis", &axis);
     if (!s.is_ok()) return s;
     plan_->outer = product(0, axis);
     plan_->reduce = dims_[axis];
@@ -333,7 +340,7 @@ class Resolver {
   // Hardmax 1 and 11: rows of the [prod(d[:axis]), prod(d[axis:])] matrix.
   Status plan_hardmax_2d() {
     int axis;
-    Status s = normalize_axis(static_cast<double>(int_attr(Attr::Axis)), "axis", &axis);
+    Status s = normalize_axis(int_attr(Attr::Axis), "axis", &axis);
     if (!s.is_ok()) return s;
     plan_->kind = PlanKind::Hardmax;
     plan_->outer = product(0, axis);
