@@ -36,7 +36,14 @@ int prepare(int word_count) {
   ox::Status s = ox::decode_request(g_request_words, static_cast<size_t>(word_count), &g_request);
   ox::Plan plan;
   if (s.is_ok()) s = ox::resolve(g_request, &plan);
-  if (s.is_ok()) s = g_execution.start(plan);
+  if (s.is_ok()) {
+    s = g_execution.start(plan);
+    if (!s.is_ok()) {  // out of memory: name the node like every other error, and let go of what was got
+      g_execution.trim(4 << 20);
+      std::string label;
+      if (ox::node_label(g_request, &label).is_ok()) s = ox::Status::error(label + ": " + s.message());
+    }
+  }
   if (!s.is_ok()) return fail(s.message());
   g_response_words[0] = plan.kind == ox::PlanKind::Identity ? 1 : 0;
   g_response_words[1] = static_cast<double>(plan.output_dtype);
