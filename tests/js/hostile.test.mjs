@@ -10,7 +10,7 @@ import vm from 'node:vm';
 
 import * as api from '../../js/index.mjs';
 import { currentModule } from '../../js/module.js'; // test-only: the wasm heap, to watch its size
-import { TRAP, hostileCalls } from './reliability/hostile.mjs';
+import { KNOWN, TRAP, hostileCalls } from './reliability/hostile.mjs';
 import { difference, expected } from './reliability/reference.mjs';
 import { randomCall, rng, verify } from './reliability/workload.mjs';
 
@@ -20,15 +20,6 @@ const gc = vm.runInNewContext('gc');
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const x23 = () => ({ type: 'float32', data: new Float32Array([1, 3, 2, 4, 0, 5]), dims: [2, 3] });
-
-// Known bugs outside this test's area (reported; see the commit message). A violation they explain
-// is listed by the todo test below instead of failing the suite.
-const KNOWN = [
-  {
-    id: 'engine.js: an inputs array with holes (new Array(3)) throws a TypeError without operator/version',
-    explains: (call, error) => error instanceof TypeError && /Cannot destructure property 'dims'/.test(error.message),
-  },
-];
 
 function labelled(error, label) {
   return error instanceof Error && typeof error.message === 'string' &&

@@ -44,8 +44,8 @@ export function randomData(r, type, n) {
 }
 
 function randomDims(r, size) {
-  if (size === 'large') {
-    const total = r.pick([1000, 4096, 20000, 65537]);
+  if (size === 'large' || size === 'huge') {
+    const total = size === 'huge' ? r.pick([1 << 20, (1 << 20) + 3]) : r.pick([1000, 4096, 20000, 65537]);
     const rank = r.int(1, 3);
     const dims = new Array(rank).fill(1);
     dims[r.int(0, rank - 1)] = total;
@@ -60,7 +60,8 @@ function randomDims(r, size) {
 
 /**
  * A random valid call: { op, since, opset, x, attrs, run(api) -> Tensor, want }.
- * `size` 'small' (default) or 'large'.
+ * `size` 'small' (default: rank 0-4, dims 0-4), 'large' (1000-65537 elements: the input crosses
+ * the 256 KiB staging buffer) or 'huge' (about 2^20 elements).
  */
 export function randomCall(r, size = 'small') {
   for (;;) {

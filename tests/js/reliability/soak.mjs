@@ -1,0 +1,97 @@
+// The soak: many mixed calls (every operator, version and type; small tensors, some large ones,
+// some hostile calls that must fail) against a pool whose answers the reference computed once.
+// Every answer is checked. The wasm heap must stay the same size from the first 10% of the calls
+// on, and allocator placement (with the holes below the heap top filled) must not climb: a leak of
+// a few bytes per call shows.
+import { currentModule } from '../../../js/module.js';
+import { KNOWN, TRAP, hostileCalls } from './hostile.mjs';
+import { difference } from './reference.mjs';
+import { randomCall, rng } from './workload.mjs';
+
+function heapProbe(M) {
+  const large = M._malloc(1 << 20);
+  M._free(large);
+  const small = M._malloc(24);
+  M._free(small);
+  return { heap: M.HEAPU8.buffer.byteLength, large, small };
+}
+
+function fillHoles(M) {
+  const blocks = [];
+  const size = M.HEAPU8.buffer.byteLength;
+  while (M.HEAPU8.buffer.byteLength === size) {
+    const p = M._malloc(64 << 10);
+    if (!p) break;
+    blocks.push(p);
+  }
+  return () => blocks.forEach((p) => M._free(p));
+}
+
+/**
+ * Runs `calls` calls; returns { calls, seconds, failures[], samples[], byKind, steady }.
+ * `report(sample)` is called at every 10%.
+ */
+export function soak(api, { calls = 1_000_000, seed = 1, poolSize = 4000, report = () => {} } = {}) {
+  const r = rng(seed);
+  const pool = [];
+  for (let i = 0; i < poolSize; i += 1) pool.push(randomCall(r, i % 50 === 0 ? 'large' : 'small'));
+  for (let i = 0; i < 4; i += 1) pool.push(randomCall(r, 'huge'));
+  const hostile = hostileCalls().filter((c) => c.kind === 'error');
+  const byKind = new Map();
+  const failures = [];
+  const samples = [];
+  const M = currentModule();
+  let release = null;
+  let probe10 = null;
+  const started = performance.now();
+  try {
+    for (let k = 0; k < calls; k += 1) {
+      const roll = r();
+      if (roll < 0.02) {
+        // a hostile call: must throw an Error naming the operator/version (or pass the caller's own)
+        const call = hostile[r.int(0, hostile.length - 1)];
+        let error = null;
+        try {
+          call.run(api);
+        } catch (e) {
+          error = e;
+        }
+        const right = error === TRAP || (error instanceof Error && error.message.startsWith(call.label));
+        if (!right && !KNOWN.some((issue) => issue.explains(call, error)))
+          failures.push(`${call.name}: ${error ? error.message : 'returned'}`);
+        continue;
+      }
+      // 1 call in 2000 is one of the ~2^20-element ones; otherwise small or large from the pool
+      const call = roll < 0.0205 ? pool[poolSize + r.int(0, 3)] : pool[r.int(0, poolSize - 1)];
+      const key = `${call.op} ${call.x.type}`;
+      byKind.set(key, (byKind.get(key) ?? 0) + 1);
+      let problem;
+      try {
+        problem = difference(call.run(api), call.want);
+      } catch (e) {
+        problem = `threw ${e.message}`;
+      }
+      if (problem) failures.push(`${call.op} v${call.since} ${call.x.type} ${JSON.stringify(call.x.dims)}: ${problem}`);
+      if (failures.length > 20) break;
+      if ((k + 1) % Math.max(1, Math.floor(calls / 10)) === 0) {
+        if (!release) {
+          release = fillHoles(M); // at 10%: from here on the heap must not move
+          probe10 = heapProbe(M);
+        }
+        const seconds = (performance.now() - started) / 1000;
+        const sample = { done: k + 1, seconds, callsPerSecond: (k + 1) / seconds, ...heapProbe(M), rss: process.memoryUsage().rss };
+        samples.push(sample);
+        report(sample);
+      }
+    }
+  } finally {
+    if (release) release();
+  }
+  const last = samples.at(-1);
+  // Leaked blocks push fresh allocations up; reuse of a different free hole may move them a little
+  // either way, so allow 64 KiB of drift (a leak of 2 bytes per call exceeds it within 50,000 calls).
+  const drift = 64 << 10;
+  const steady = probe10 !== null && samples.every((s) => s.heap === probe10.heap) &&
+    last.large - probe10.large <= drift && last.small - probe10.small <= drift;
+  return { calls, seconds: (performance.now() - started) / 1000, failures, samples, byKind, steady, probe10 };
+}
