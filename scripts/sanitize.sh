@@ -21,7 +21,10 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 
-for cxx in ${SANITIZE_COMPILERS:-clang++ g++}; do
+compilers="${SANITIZE_COMPILERS:-clang++ g++}"
+case " $compilers " in *" clang"*) bash scripts/setup-sanitizers.sh ;; esac
+
+for cxx in $compilers; do
   case "$cxx" in
     clang++*) dir=build/sanitize ;;
     g++*) dir=build/sanitize-gcc ;;

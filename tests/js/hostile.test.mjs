@@ -9,8 +9,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 import * as api from '../../js/index.mjs';
-import { currentModule } from '../../js/module.js'; // test-only: the wasm heap, to watch its size
+import { currentModule } from '../../js/module.js'; // test-only: the wasm heap, to fill it
 import { KNOWN, TRAP, hostileCalls } from './reliability/hostile.mjs';
+import { fillHoles, probe } from './reliability/heap.mjs';
 import { difference, expected } from './reliability/reference.mjs';
 import { randomCall, rng, verify } from './reliability/workload.mjs';
 
@@ -250,29 +251,8 @@ test('Proxies that lie about data, and getters that call back into the API, end 
 // ---- memory ------------------------------------------------------------------------------------
 
 function memoryState() {
-  const M = currentModule();
-  // Where the allocator places a fresh large and a fresh small block. With the free holes below the
-  // heap top filled (fillHoles), both move up as soon as anything leaks.
-  const large = M._malloc(1 << 20);
-  M._free(large);
-  const small = M._malloc(24);
-  M._free(small);
   gc();
-  return { heap: M.HEAPU8.buffer.byteLength, large, small, rss: process.memoryUsage().rss };
-}
-
-// Takes every free 64 KiB below the heap top (until the heap grows once), so that later
-// allocations, leaked ones included, come from the top. Returns a function that gives them back.
-function fillHoles() {
-  const M = currentModule();
-  const blocks = [];
-  const size = M.HEAPU8.buffer.byteLength;
-  while (M.HEAPU8.buffer.byteLength === size) {
-    const p = M._malloc(64 << 10);
-    if (!p) break;
-    blocks.push(p);
-  }
-  return () => blocks.forEach((p) => M._free(p));
+  return { ...probe(), rss: process.memoryUsage().rss };
 }
 
 function hostileRound() {

@@ -3,29 +3,10 @@
 // Every answer is checked. The wasm heap must stay the same size from the first 10% of the calls
 // on, and allocator placement (with the holes below the heap top filled) must not climb: a leak of
 // a few bytes per call shows.
-import { currentModule } from '../../../js/module.js';
+import { fillHoles, probe } from './heap.mjs';
 import { KNOWN, TRAP, hostileCalls } from './hostile.mjs';
 import { difference } from './reference.mjs';
 import { randomCall, rng } from './workload.mjs';
-
-function heapProbe(M) {
-  const large = M._malloc(1 << 20);
-  M._free(large);
-  const small = M._malloc(24);
-  M._free(small);
-  return { heap: M.HEAPU8.buffer.byteLength, large, small };
-}
-
-function fillHoles(M) {
-  const blocks = [];
-  const size = M.HEAPU8.buffer.byteLength;
-  while (M.HEAPU8.buffer.byteLength === size) {
-    const p = M._malloc(64 << 10);
-    if (!p) break;
-    blocks.push(p);
-  }
-  return () => blocks.forEach((p) => M._free(p));
-}
 
 /**
  * Runs `calls` calls; returns { calls, seconds, failures[], samples[], byKind, steady }.
@@ -40,7 +21,6 @@ export function soak(api, { calls = 1_000_000, seed = 1, poolSize = 4000, report
   const byKind = new Map();
   const failures = [];
   const samples = [];
-  const M = currentModule();
   let release = null;
   let probe10 = null;
   const started = performance.now();
@@ -75,11 +55,11 @@ export function soak(api, { calls = 1_000_000, seed = 1, poolSize = 4000, report
       if (failures.length > 20) break;
       if ((k + 1) % Math.max(1, Math.floor(calls / 10)) === 0) {
         if (!release) {
-          release = fillHoles(M); // at 10%: from here on the heap must not move
-          probe10 = heapProbe(M);
+          release = fillHoles(); // at 10%: from here on the heap must not move
+          probe10 = probe();
         }
         const seconds = (performance.now() - started) / 1000;
-        const sample = { done: k + 1, seconds, callsPerSecond: (k + 1) / seconds, ...heapProbe(M), rss: process.memoryUsage().rss };
+        const sample = { done: k + 1, seconds, callsPerSecond: (k + 1) / seconds, ...probe(), rss: process.memoryUsage().rss };
         samples.push(sample);
         report(sample);
       }
