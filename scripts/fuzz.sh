@@ -4,6 +4,8 @@
 #   scripts/fuzz.sh                          60 s per target
 #   scripts/fuzz.sh -max_total_time=20       any libFuzzer flags, passed to every target
 #   FUZZ_TARGETS=exec_fuzz scripts/fuzz.sh   one target
+#   scripts/fuzz.sh --coverage               no fuzzing: line coverage of src/ by the corpora
+#                                            (committed + working), from a coverage build
 # Each target starts from the committed seeds (fuzz/corpus/<target>, read only) plus its working
 # corpus (build/fuzz/corpus/<target>, grows across runs). A crash, sanitizer report, leak or
 # reference mismatch stops the run with a non-zero exit; the input is saved as
@@ -17,6 +19,25 @@ command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 [ -f build/fuzz/CMakeCache.txt ] ||
   cmake -S fuzz -B build/fuzz "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build/fuzz -j2
+
+if [ "${1:-}" = "--coverage" ]; then
+  [ -f build/fuzz-cov/CMakeCache.txt ] || cmake -S fuzz -B build/fuzz-cov "${generator[@]}" \
+    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DOX_FUZZ_COVERAGE=ON >/dev/null
+  cmake --build build/fuzz-cov -j2 --target wire_fuzz exec_fuzz
+  major=$(clang++ -dumpversion | cut -d. -f1)
+  profiles=()
+  for target in ${FUZZ_TARGETS:-wire_fuzz exec_fuzz}; do
+    mkdir -p "build/fuzz/corpus/$target"
+    LLVM_PROFILE_FILE="build/fuzz-cov/$target.profraw" "./build/fuzz-cov/$target" -runs=0 \
+      "build/fuzz/corpus/$target" "fuzz/corpus/$target" >/dev/null 2>&1
+    profiles+=("build/fuzz-cov/$target.profraw")
+  done
+  "llvm-profdata-$major" merge -o build/fuzz-cov/all.profdata "${profiles[@]}"
+  objects=()
+  for target in ${FUZZ_TARGETS:-wire_fuzz exec_fuzz}; do objects+=(-object "build/fuzz-cov/$target"); done
+  "llvm-cov-$major" report "${objects[@]:1}" -instr-profile=build/fuzz-cov/all.profdata "$PWD/src"
+  exit 0
+fi
 
 args=("$@")
 case " ${args[*]:-} " in
