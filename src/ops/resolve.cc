@@ -237,7 +237,9 @@ class Resolver {
     }
     for (int d = 0; d < *rank; ++d)
       if (dims[d] == 0) product = 0;  // huge dims before a 0 overflow to inf, and inf * 0 is NaN
-    if (!is_integer(t.length) || t.length < 0) return fail("input " + which + " has an invalid data length");
+    // No typed array holds more than 2^53 - 1 elements; a Proxy's length may claim 2^53 (== 2^53 dims).
+    if (!is_integer(t.length) || t.length < 0 || t.length > static_cast<double>(kMaxSafeInteger))
+      return fail("input " + which + " has an invalid data length " + number_text(t.length));
     if (product != t.length)
       return fail("input " + which + " has " + number_text(t.length) + " elements of data but dims " +
                   dims_text(dims, *rank) + " need " + number_text(product));
