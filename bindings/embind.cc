@@ -42,7 +42,8 @@ int prepare(int word_count) {
   if (s.is_ok()) s = ox::resolve(g_request, &plan);
   if (!s.is_ok()) return fail(s.message());
   s = g_execution.start(plan);
-  if (!s.is_ok()) {  // execution knows no ONNX: prefix "<Op> version <v>" as every error has it
+  if (!s.is_ok()) {  // out of memory: name the node like every other error, and let go of what was got
+    g_execution.trim(4 << 20);
     std::string label;
     return fail(ox::node_label(g_request, &label).is_ok() ? label + ": " + s.message() : s.message());
   }

@@ -26,14 +26,19 @@ export function dtypeOf(type) {
   return typeof type === 'string' && Object.hasOwn(DTYPES, type) ? DTYPES[type] : undefined;
 }
 
-// Whether `data` is a valid typed array for this dtype (float16 also takes a Float16Array).
-export function dataMatches(info, data) {
-  return data instanceof info.array || (info.alternative !== undefined && data instanceof info.alternative);
+// The typed-array class `data` is valid as for this dtype (float16 also takes a Float16Array), or
+// undefined. ArrayBuffer.isView first: a Proxy passes instanceof but is no typed array.
+export function dataClass(info, data) {
+  if (!ArrayBuffer.isView(data)) return undefined;
+  if (data instanceof info.array) return info.array;
+  if (info.alternative !== undefined && data instanceof info.alternative) return info.alternative;
+  return undefined;
 }
 
 export function describeValue(value) {
   if (value === null) return 'null';
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (value instanceof Map) return 'a Map';
+  if (ArrayBuffer.isView(value)) return `a ${Object.prototype.toString.call(value).slice(8, -1)}`;
   if (Array.isArray(value)) return 'an Array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value)}`;

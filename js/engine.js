@@ -117,7 +117,7 @@ function readArguments(inputs, attributes) {
     tensors.push(read);
   }
   if (attributes === undefined) return { tensors, attrs: [] };
-  if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes))
+  if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes) || attributes instanceof Map)
     return { ...none, problem: `attributes must be an object, got ${describeValue(attributes)}` };
   const attrs = Object.keys(attributes)
     .map((name) => [name, attributes[name]])
@@ -151,21 +151,23 @@ function inputAddress(s, input) {
   // (byteOffset first: .buffer is a slow getter, and a heap view never starts at address 0)
   if (data.byteOffset !== 0 && data.buffer === M.HEAPU8.buffer) return data.byteOffset;
   if (data.byteLength > STAGING_BYTES) return 0;
-  const viewName = HEAP_VIEW.get(data.constructor);
+  const viewName = HEAP_VIEW.get(input.cls);
   if (viewName) M[viewName].set(data, staging / data.BYTES_PER_ELEMENT);
   else M.HEAPU8.set(bytesOf(data), staging);
   return staging;
 }
 
 // Streams the input through the staging buffer: copy a chunk, reduce it while it is in cache.
-function feedInput(s, data, size) {
+function feedInput(s, input) {
   const { M, staging } = s;
+  const data = input.data;
+  const size = input.info.bytes;
   const n = data.length;
   if (data.buffer === M.HEAPU8.buffer) {
     check(M, M._feed(data.byteOffset, n)); // already in wasm memory: no copy
     return;
   }
-  const viewName = HEAP_VIEW.get(data.constructor);
+  const viewName = HEAP_VIEW.get(input.cls);
   const source = viewName ? data : bytesOf(data);
   const unit = viewName ? 1 : size; // source entries per element
   const per = Math.floor(STAGING_BYTES / size); // elements per chunk
@@ -197,7 +199,7 @@ function resultTensor(type, data, dims) {
 }
 
 // The output's class: the input's when the dtype is the same (a Float16Array stays one).
-const outputClass = (input, type) => (type === input.type ? input.data.constructor : DTYPES[type].array);
+const outputClass = (input, type) => (type === input.type ? input.cls : DTYPES[type].array);
 
 function newOutput(s, header, OutClass, type, count) {
   try {
@@ -254,8 +256,8 @@ function compute(s, header, input, fed) {
   const { M, staging } = s;
   const r = response(s);
   const data = input.data;
-  if (r.identity) return new Tensor(r.type, data.slice(), r.dims);
-  if (!fed) feedInput(s, data, input.info.bytes);
+  if (r.identity) return resultTensor(r.type, new input.cls(data), r.dims); // a copy, same class
+  if (!fed) feedInput(s, input);
 
   const OutClass = outputClass(input, r.type);
   const winners = M.HEAPF64[s.response + M.HARDMAX_WORDS + 3];
@@ -284,5 +286,6 @@ function compute(s, header, input, fed) {
 export function reduceAxesIsInput(opset) {
   const s = session();
   if (!s) return true; // runNode reports the missing init()
-  return s.M._axesIsInput(opset === undefined ? 0 : 1, typeof opset === 'number' ? opset : NaN) === 1;
+  const value = typeof opset === 'number' ? opset : typeof opset === 'bigint' ? Number(opset) : NaN;
+  return s.M._axesIsInput(opset === undefined ? 0 : 1, value) === 1;
 }

@@ -1,6 +1,6 @@
 // The Tensor class ({ type, data, dims }, the shape of onnxruntime-web's ort.Tensor) and the
 // reading of tensor-likes given to operators.
-import { DTYPES, dataMatches, describeValue, dtypeOf } from './dtypes.js';
+import { DTYPES, dataClass, describeValue, dtypeOf } from './dtypes.js';
 
 function expectedClassText(type, info) {
   const name = info.array.name;
@@ -17,12 +17,16 @@ export function readTensorLike(x) {
     const known = Object.keys(DTYPES).join(', ');
     return { problem: `has type ${typeof type === 'string' ? `'${type}'` : describeValue(type)}, which is not a tensor type (${known})` };
   }
-  if (!dataMatches(info, data))
+  const cls = dataClass(info, data);
+  if (!cls)
     return { problem: `has type '${type}' but its data is ${describeValue(data)}; '${type}' data must be ${expectedClassText(type, info)}` };
-  if (dims === undefined) return { type, info, data, dims: [data.length] };
+  // A subclass instance is read through a plain view of the same memory, so that no method of
+  // the caller's class runs inside a call (species-aware subarray/slice would run its constructor).
+  const plain = Object.getPrototypeOf(data) === cls.prototype ? data : new cls(data.buffer, data.byteOffset, data.length);
+  if (dims === undefined) return { type, info, cls, data: plain, dims: [plain.length] };
   if (!Array.isArray(dims) && !(ArrayBuffer.isView(dims) && !(dims instanceof DataView)))
     return { problem: `has dims ${describeValue(dims)}; dims must be an array of non-negative integers` };
-  return { type, info, data, dims };
+  return { type, info, cls, data: plain, dims };
 }
 
 export class Tensor {

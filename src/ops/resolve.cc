@@ -218,20 +218,13 @@ class Resolver {
     return fail("internal error: unknown attribute form");
   }
 
-  // An Int attribute as given (or its default), for range checks before any integer conversion:
-  // a finite double far outside int64 must not be cast.
-  double number_attr(Attr attr) const {
+  // A double, not an int64: an integer attribute may hold any integral JS number (axis 1e300), and
+  // casting that to int64 is undefined behaviour (a garbage axis in wasm).
+  double int_attr(Attr attr) const {
     const Value* v = given_[static_cast<int>(attr)];
     if (v) return v->values[0];
     const AttrSpec* spec = find_attr(*version_, attr);
     return spec ? static_cast<double>(spec->default_value) : 0;
-  }
-
-  int64_t int_attr(Attr attr) const {
-    const Value* v = given_[static_cast<int>(attr)];
-    if (v) return static_cast<int64_t>(v->values[0]);
-    const AttrSpec* spec = find_attr(*version_, attr);
-    return spec ? spec->default_value : 0;
   }
 
   // Reads a tensor's dims into `dims`; checks them and the element count against the data.
@@ -256,7 +249,7 @@ class Resolver {
     }
     if (empty) product = 0;  // huge dims beside a zero overflow to inf, and inf * 0 is NaN
     if (!is_integer(t.length) || t.length < 0 || t.length > static_cast<double>(kMaxSafeInteger))
-      return fail("input " + which + " has an invalid data length");
+      return fail("input " + which + " has an invalid data length " + number_text(t.length));
     if (product != t.length)
       return fail("input " + which + " has " + number_text(t.length) + " elements of data but dims " +
                   dims_text(dims, *rank) + " need " + number_text(product));
@@ -288,7 +281,9 @@ class Resolver {
   }
 
   Status normalize_axis(double axis, const std::string& what, int* out) const {
-    if (!is_integer(axis)) return fail(what + " " + number_text(axis) + " is not an integer");  // axes input values
+    // NaN passes no range test below; an axes input's values are not checked anywhere else (a Proxy
+    // posing as a BigInt64Array can hand over NaN), and casting NaN indexed memory far outside.
+    if (!is_integer(axis)) return fail(what + " " + number_text(axis) + " is not an integer");
     if (rank_ == 0)
       return fail(what + " " + number_text(axis) + " is out of range: the input is a scalar (rank 0)" +
                   " and has no axes");
@@ -327,7 +322,7 @@ class Resolver {
   Status plan_along_axis() {
     const bool hardmax = op_ == OpType::Hardmax;
     int axis;
-    Status s = normalize_axis(number_attr(Attr::Axis), "axis", &axis);
+    Status s = normalize_axis(int_attr(Attr::Axis), "axis", &axis);
     if (!s.is_ok()) return s;
     plan_->outer = product(0, axis);
     plan_->reduce = dims_[axis];
@@ -357,7 +352,7 @@ class Resolver {
   // Hardmax 1 and 11: rows of the [prod(d[:axis]), prod(d[axis:])] matrix.
   Status plan_hardmax_2d() {
     int axis;
-    Status s = normalize_axis(number_attr(Attr::Axis), "axis", &axis);
+    Status s = normalize_axis(int_attr(Attr::Axis), "axis", &axis);
     if (!s.is_ok()) return s;
     plan_->kind = PlanKind::Hardmax;
     plan_->outer = product(0, axis);

@@ -1,0 +1,321 @@
+// Hostile input through the public API (index.mjs exports). Every call must either throw an Error
+// naming the operator and version (when they are known) or return the reference's answer; the
+// caller's own exceptions (throwing getters, Proxy traps) may come through unchanged. The module
+// must keep answering right afterwards, its memory must not creep, and a request the wasm heap
+// cannot hold must be an Error, not an abort.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+import * as api from '../../js/index.mjs';
+import { currentModule } from '../../js/module.js'; // test-only: the wasm heap, to fill it
+import { KNOWN, TRAP, hostileCalls } from './reliability/hostile.mjs';
+import { fillHoles, probe } from './reliability/heap.mjs';
+import { difference, expected } from './reliability/reference.mjs';
+import { randomCall, rng, verify } from './reliability/workload.mjs';
+
+await api.init();
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc');
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const x23 = () => ({ type: 'float32', data: new Float32Array([1, 3, 2, 4, 0, 5]), dims: [2, 3] });
+
+function labelled(error, label) {
+  return error instanceof Error && typeof error.message === 'string' &&
+    new RegExp(`^${escape(label)}(:| \\(opset| )`).test(error.message) && !/internal error/.test(error.message);
+}
+
+/** Null if the call behaved as its kind demands, else what went wrong. */
+function judge(call) {
+  let result;
+  let error;
+  let threw = false;
+  try {
+    result = call.run(api);
+  } catch (e) {
+    error = e;
+    threw = true;
+  }
+  const show = () => `${error?.constructor?.name}: ${String(error?.message ?? error).slice(0, 160)}`;
+  switch (call.kind) {
+    case 'value':
+      if (threw) return { problem: `threw ${show()}`, error };
+      return difference(Array.isArray(result) ? result[0] : result, call.want) && { problem: difference(result[0], call.want) };
+    case 'error':
+      if (!threw) return { problem: 'returned instead of throwing' };
+      return labelled(error, call.label) ? null : { problem: `bad error ${show()} (want '${call.label}: ...')`, error };
+    case 'caller':
+      if (!threw) return { problem: 'returned instead of throwing' };
+      return error === TRAP || labelled(error, call.label) ? null : { problem: `bad error ${show()}`, error };
+    default:
+      return threw && error instanceof Error ? null : { problem: `no Error: ${threw ? show() : 'returned'}` };
+  }
+}
+
+const r = rng(20261121);
+const pool = Array.from({ length: 3000 }, (_, i) => randomCall(r, i % 100 === 0 ? 'large' : 'small'));
+function canary(n = 1) {
+  for (let i = 0; i < n; i += 1) {
+    const d = verify(api, pool[r.int(0, pool.length - 1)]);
+    assert.equal(d, null, `the module answered wrong after hostile calls: ${d}`);
+  }
+}
+
+const catalog = hostileCalls();
+const knownSeen = new Map();
+
+test(`hostile catalog: ${catalog.length} calls throw a labelled Error or return the right answer`, () => {
+  assert.ok(catalog.length > 5000);
+  const failures = [];
+  catalog.forEach((call, k) => {
+    const verdict = judge(call);
+    if (verdict) {
+      const known = KNOWN.find((issue) => issue.explains(call, verdict.error));
+      if (known) knownSeen.set(known.id, [...(knownSeen.get(known.id) ?? []), call.name]);
+      else failures.push(`${call.name}: ${verdict.problem}`);
+    }
+    if (k % 250 === 0) canary();
+  });
+  canary(500);
+  assert.deepEqual(failures.slice(0, 20), [], `${failures.length} hostile calls misbehaved`);
+});
+
+test('known bugs still present (reported, fixed elsewhere)', { todo: KNOWN.length > 0 && KNOWN.map((k) => k.id).join('; ') }, () => {
+  assert.deepEqual([...knownSeen.entries()].map(([id, names]) => `${id}: ${names.length} calls, e.g. ${names[0]}`), []);
+});
+
+// ---- hand-written cases ------------------------------------------------------------------------
+
+function mustThrow(fn, pattern) {
+  let error;
+  try {
+    fn();
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error instanceof Error, `expected an Error, got ${error === undefined ? 'a result' : String(error)}`);
+  if (pattern) assert.match(error.message, pattern);
+  return error;
+}
+
+function mustEqual(got, op, since, x, attrs) {
+  const d = difference(Array.isArray(got) ? got[0] : got, expected(op, since, x, attrs));
+  assert.equal(d, null, d ?? '');
+}
+
+test('dims that are huge, non-integer, BigInt, nested, sparse or strings are labelled errors', () => {
+  const data = new Float32Array(6);
+  // (BigInt dims such as [2n, 3n] are valid: ONNX protobuf readers give int64 dims.)
+  const bad = [[65536, 65536, 65536], [2 ** 53, 0], [2n, 4n], [[2], [3]], ['2', '3'], [, 6], [NaN, 6], [-2, -3],
+    [1.5, 4], [Infinity, 0], new BigInt64Array([7n]), { length: 1, 0: 6 }, '6', 6, new Array(65).fill(1), new Array(100000).fill(1)];
+  for (const dims of bad)
+    for (const op of ['ArgMax', 'ArgMin', 'ReduceMax', 'Hardmax'])
+      mustThrow(() => api.runNode(op, [{ type: 'float32', data, dims }]), new RegExp(`^${op} version \\d+: input`));
+  canary(50);
+});
+
+test('valid tensor-likes in unusual forms give the right answer', () => {
+  const base = x23();
+  const check = (x, attrs = { axis: 1 }) => {
+    mustEqual(api.argMax(x, attrs), 'ArgMax', 13, { type: 'float32', data: Float32Array.from(x.data), dims: Array.from(x.dims ?? [x.data.length], Number) }, attrs);
+  };
+  check(Object.freeze({ ...base, dims: Object.freeze([2, 3]) }));
+  class OrtLike {
+    #d = base.data;
+    get type() { return 'float32'; }
+    get data() { return this.#d; }
+    get dims() { return [2, 3]; }
+  }
+  check(new OrtLike());
+  class Sub extends api.Tensor {}
+  check(new Sub('float32', base.data, [2, 3]));
+  const big = new Float32Array(20);
+  big.set(base.data, 5);
+  check({ type: 'float32', data: new Float32Array(big.buffer, 20, 6), dims: [2, 3] }); // a view at an offset
+  const shared = new Float32Array(new SharedArrayBuffer(24));
+  shared.set(base.data);
+  check({ type: 'float32', data: shared, dims: [2, 3] });
+  const resizable = new Float32Array(new ArrayBuffer(24, { maxByteLength: 64 }));
+  resizable.set(base.data);
+  check({ type: 'float32', data: resizable, dims: [2, 3] });
+  check({ ...base, dims: new Int32Array([2, 3]) });
+  check({ type: 'float32', data: base.data }, { axis: 0 }); // dims default to [length]
+  check(base, { axis: 1n, keepdims: 1n, select_last_index: false, unused: undefined });
+  check(base, Object.assign(Object.create({ bogus: 1 }), { axis: -1 })); // inherited properties are not attributes
+  mustEqual(api.runNode('ArgMax', [base], { axis: 1 }, 13n), 'ArgMax', 13, base, { axis: 1 });
+  mustEqual(api.runNode('ArgMax', [base], { axis: 1 }, 1e300), 'ArgMax', 13, base, { axis: 1 });
+  mustEqual(api.runNode('ReduceMax', [base], {}, 2 ** 53 + 2), 'ReduceMax', 20, base, {});
+  // Empty tensors whose other dims are huge (a 0 anywhere makes the tensor empty).
+  const huge = [...new Array(20).fill(2 ** 53 - 1), 0];
+  const out = api.argMax({ type: 'float32', data: new Float32Array(0), dims: huge }, { axis: 0 });
+  assert.deepEqual(out.dims, [1, ...huge.slice(1)]);
+  assert.equal(out.data.length, 0);
+  const lowest = api.reduceMax({ type: 'float32', data: new Float32Array(0), dims: [65536, 0] }, { axes: [1] });
+  assert.equal(lowest.data.length, 65536);
+  assert.ok(lowest.data.every((v) => v === -Infinity));
+  canary(50);
+});
+
+test('absurd opsets and axes are labelled errors', () => {
+  for (const opset of [0, -1, 1.5, NaN, Infinity, -Infinity, '13', 13.000001, 0n, -13n, true, null, {}, [13], Symbol('o')])
+    for (const op of ['ArgMax', 'ArgMin', 'ReduceMax', 'Hardmax'])
+      mustThrow(() => api.runNode(op, [x23()], {}, opset), new RegExp(`^${op}: opset must be a positive integer`));
+  for (const axis of [2, -3, 2 ** 31, -(2 ** 31), 2 ** 53, -(2 ** 53), 1e300, -1e300, 2n ** 70n, 0.5, NaN, Infinity, '1', true, [1], {}])
+    for (const op of ['ArgMax', 'ArgMin', 'Hardmax'])
+      mustThrow(() => api.runNode(op, [x23()], { axis }), new RegExp(`^${op} version 13: attribute 'axis'|^${op} version 13: axis`));
+  for (const axes of [[2], [-3], [0, 0], [0, -2], [2 ** 53], [1e300], [0.5], [NaN], ['0'], new Array(1e5).fill(0)])
+    for (const opset of [13, 20])
+      mustThrow(() => api.reduceMax(x23(), { axes }, { opset }), /^ReduceMax version (13|20): /);
+  mustThrow(() => api.runNode('ArgMax', []), /^ArgMax version 13: missing required input/);
+  mustThrow(() => api.runNode('ArgMax', new Array(1000).fill(x23())), /^ArgMax version 13: takes 1 input, got 1000/);
+  mustThrow(() => api.runNode('ArgMax', [x23()], Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`a${i}`, 1]))), /^ArgMax version 13: unknown attribute/);
+  mustThrow(() => api.runNode('A'.repeat(1e6), [x23()]), /^onnx-extrema: unknown operator 'AAAA/);
+  canary(50);
+});
+
+test('a Proxy posing as a BigInt64Array cannot hand the core a NaN axis (was: memory access out of bounds)', () => {
+  // Before the fix in src/ops/resolve.cc, NaN passed the range check and indexed memory far away.
+  // Now the JS side refuses a Proxy as data (it is no typed array), and the core would still
+  // refuse the NaN (covered natively and by wire_fuzz).
+  const lies = (values, length) =>
+    new Proxy(new BigInt64Array(values.length), {
+      get(target, key) {
+        if (key === 'length') return length ?? values.length;
+        if (typeof key === 'string' && /^\d+$/.test(key)) return values[Number(key)];
+        const v = Reflect.get(target, key);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+  for (const values of [['nope'], [undefined], [{}], [1.5], [0.5, 1], [1, NaN]])
+    mustThrow(() => api.runNode('ReduceMax', [x23(), { type: 'int64', data: lies(values), dims: [values.length] }]), /^ReduceMax version 20: input 1 has type 'int64' but its data is an object/);
+  mustThrow(() => api.runNode('ReduceMax', [x23(), { type: 'int64', data: lies([Symbol.iterator]), dims: [1] }])); // JS cannot even convert it
+  mustThrow(() => api.runNode('ReduceMax', [x23(), { type: 'int64', data: lies([], 1), dims: [1] }]), /^ReduceMax version 20: input 1 has type 'int64' but its data is an object/);
+  canary(50);
+});
+
+test('Proxies that lie about data, and getters that call back into the API, end in an Error and harm nothing', () => {
+  const x = x23();
+  const liar = (overrides) =>
+    new Proxy(new Float32Array([1, 3, 2, 4, 0, 5]), {
+      get(target, key) {
+        if (Object.hasOwn(overrides, key)) return overrides[key];
+        const v = Reflect.get(target, key);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+  for (const overrides of [{ length: 1000 }, { length: 3 }, { length: 6.5 }, { length: -1 }, { byteLength: 1e6 }, { byteLength: 2 }, { byteOffset: 4 }, { buffer: new ArrayBuffer(0) }]) {
+    for (const op of ['ArgMax', 'ReduceMax', 'Hardmax']) {
+      let answer;
+      try {
+        answer = api.runNode(op, [{ type: 'float32', data: liar(overrides), dims: [Number(overrides.length ?? 6) >= 0 ? overrides.length ?? 6 : 6] }])[0];
+      } catch (e) {
+        assert.ok(e instanceof Error, `${op} with ${JSON.stringify(overrides)} threw ${e}`);
+      }
+      if (answer) assert.ok(answer.data.length >= 0);
+      canary();
+    }
+  }
+  // Re-entrancy: the API called from a getter or a data constructor in the middle of a call.
+  const inner = () => api.argMax(x, { axis: 1 });
+  const reentrant = [
+    () => api.argMax({ type: 'float32', data: x.data, get dims() { inner(); return [2, 3]; } }),
+    () => api.argMax(x, { axis: 0, get keepdims() { inner(); return 0; } }),
+    () => api.reduceMax(x, { get axes() { inner(); return [1]; } }),
+    () => api.hardmax({ type: 'float32', get data() { inner(); return x.data; }, dims: [2, 3] }),
+    () => {
+      const data = new Float32Array([1, 9, 3]);
+      data.constructor = function Out(n) { inner(); return new Float32Array(n); };
+      return api.reduceMax({ type: 'float32', data, dims: [3] }, { keepdims: 0 });
+    },
+  ];
+  for (const run of reentrant) {
+    try {
+      run();
+    } catch (e) {
+      assert.ok(e instanceof Error, `re-entrant call threw ${e}`);
+    }
+    canary(5);
+    mustEqual(inner(), 'ArgMax', 13, x, { axis: 1 });
+  }
+  // A getter that resizes the data's buffer while the call runs.
+  const rab = new ArrayBuffer(24, { maxByteLength: 48 });
+  const tracking = new Float32Array(rab);
+  tracking.set(x.data);
+  try {
+    api.argMax({ type: 'float32', data: tracking, get dims() { rab.resize(4); return [2, 3]; } });
+  } catch (e) {
+    assert.ok(e instanceof Error);
+  }
+  canary(50);
+});
+
+// ---- memory ------------------------------------------------------------------------------------
+
+function memoryState() {
+  gc();
+  return { ...probe(), rss: process.memoryUsage().rss };
+}
+
+function hostileRound() {
+  for (const call of catalog) {
+    try {
+      call.run(api);
+    } catch {
+      // judged in the catalog test; here only the memory matters
+    }
+  }
+  for (const call of pool) assert.equal(verify(api, call), null);
+}
+
+test('memory does not creep: wasm heap size and allocator state stable, RSS roughly stable', () => {
+  hostileRound();
+  hostileRound(); // warm-up: working buffers reach their steady capacity
+  const release = fillHoles();
+  let before;
+  let after;
+  try {
+    hostileRound();
+    before = memoryState();
+    for (let round = 0; round < 2; round += 1) hostileRound();
+    after = memoryState();
+  } finally {
+    release();
+  }
+  assert.equal(after.heap, before.heap, 'the wasm heap grew');
+  assert.equal(after.large, before.large, 'a fresh 1 MiB block moved: something leaks in the wasm heap');
+  assert.equal(after.small, before.small, 'a fresh small block moved: something leaks in the wasm heap');
+  assert.ok(after.rss - before.rss < 48e6, `RSS grew by ${((after.rss - before.rss) / 1e6).toFixed(1)} MB`);
+});
+
+// ---- allocation failure (last: it leaves the wasm memory grown to its 4 GiB maximum) -----------
+
+test('a request the wasm heap cannot hold is an Error, and the module works afterwards', () => {
+  // (An empty ReduceMax input needs no wasm memory at all: its lowest values are written straight
+  // into the JS output, however large; so requests that cannot fit are made below by filling the
+  // heap, which every call with working state then fails to get.)
+  // Fill the heap to its maximum with blocks nothing touches (virtual memory only), so that valid
+  // calls needing a few MiB of working state find no memory: malloc returns null inside the core.
+  const M = currentModule();
+  const blocks = [];
+  for (const size of [256 << 20, 16 << 20, 1 << 20, 64 << 10])
+    for (let p = M._malloc(size); p; p = M._malloc(size)) blocks.push(p);
+  try {
+    const empty = { type: 'float32', data: new Float32Array(0), dims: [1 << 20, 0] };
+    const lowest = api.reduceMax(empty, { axes: [1] }); // needs no wasm memory: still answers
+    assert.deepEqual(lowest.dims, [1 << 20, 1]);
+    assert.ok(lowest.data.every((v) => v === -Infinity));
+    const rows = { type: 'int8', data: new Int8Array(1 << 19).fill(3), dims: [1 << 19, 1] };
+    mustThrow(() => api.argMax(rows, { axis: 1 }), /^ArgMax version 13: out of memory/);
+    mustThrow(() => api.hardmax({ type: 'float32', data: new Float32Array(1 << 20), dims: [1 << 20, 1] }, { axis: 1 }), /^Hardmax version 13: out of memory/);
+    canary(20); // small calls still run on the memory the module already holds
+  } finally {
+    for (const p of blocks) M._free(p);
+  }
+  const rows = { type: 'int8', data: new Int8Array(1 << 19).fill(3), dims: [1 << 19, 1] };
+  const out = api.argMax(rows, { axis: 1 });
+  assert.equal(out.data.length, 1 << 19);
+  assert.ok(out.data.every((v) => v === 0n));
+  canary(500);
+});
