@@ -1,0 +1,106 @@
+// ArgMax / ArgMin / ReduceMax over rows (the reduced axis innermost) in SIMD, blocked two-pass:
+//  1. one pass over a block of a few KB keeps a lane-wise running max (min) and a NaN detector,
+//     the cheapest loop there is (for float32: f32x4.pmax + f32x4.add per vector);
+//  2. only when the block's extreme beats the running best (or the detector fires) is the block,
+//     still in L1, rescanned for the exact index: the first (last) lane equal to the extreme, or
+//     the first (last) NaN. A NaN ends the row for the first-index rule: nothing replaces it.
+// Ties, -0 == +0, NaN payload bits and the carried state match the portable kernels exactly.
+#pragma once
+#include <cstdint>
+
+#include "kernels/lanes.h"
+#include "kernels/traits.h"
+
+namespace ox {
+
+constexpr int64_t kRowBlockBytes = 4096;
+
+template <class L, class Rule, bool Index>
+struct RowScan {
+  using Raw = typename L::Raw;
+  using V = typename L::V;
+  using Tr = typename Rule::ValueTraits;
+  static constexpr Direction D = Rule::kDirection;
+  static constexpr bool Last = Rule::kLast;
+  static constexpr int64_t kLanes = L::kLanes;
+  static constexpr int64_t kBlock = kRowBlockBytes / sizeof(Raw);
+  using Summary = typename L::template Summary<D>;
+
+  // Lane-wise pass over p[0, n), n >= kLanes; the last vector may overlap the one before.
+  static Summary summarize(const Raw* p, int64_t n) {
+    constexpr int U = L::kUnroll;
+    Summary s[U];
+    const V v0 = simd::load(p);
+    for (int u = 0; u < U; ++u) s[u].start(v0);
+    int64_t i = 0;
+    for (; i + U * kLanes <= n; i += U * kLanes)
+      for (int u = 0; u < U; ++u) s[u].step(simd::load(p + i + u * kLanes));
+    for (; i + kLanes <= n; i += kLanes) s[0].step(simd::load(p + i));
+    if (i < n) s[0].step(simd::load(p + n - kLanes));
+    for (int u = 1; u < U; ++u) s[0].merge(s[u]);
+    return s[0];
+  }
+
+  // The first / last j in [0, n) whose lane the mask function marks, or -1 (n >= kLanes).
+  template <class F>
+  static int64_t find_first(const Raw* p, int64_t n, F mask_of) {
+    for (int64_t i = 0;; i += kLanes) {
+      const bool final = i + kLanes >= n;
+      if (final) i = n - kLanes;
+      const auto m = mask_of(simd::load(p + i));
+      if (simd::any(m))
+        for (int l = 0; l < kLanes; ++l)
+          if (m[l]) return i + l;
+      if (final) return -1;
+    }
+  }
+  template <class F>
+  static int64_t find_last(const Raw* p, int64_t n, F mask_of) {
+    for (int64_t i = n - kLanes;; i = i > kLanes ? i - kLanes : 0) {
+      const auto m = mask_of(simd::load(p + i));
+      if (simd::any(m))
+        for (int l = kLanes - 1; l >= 0; --l)
+          if (m[l]) return i + l;
+      if (i == 0) return -1;
+    }
+  }
+  template <class F>
+  static int64_t find(const Raw* p, int64_t n, F mask_of) {
+    return Last ? find_last(p, n, mask_of) : find_first(p, n, mask_of);
+  }
+
+  // One run of `length` >= kLanes elements continuing state (*best, *index); x[0] has index `first`.
+  static void run(const Raw* x, int64_t length, int64_t first, Raw* best, int32_t* index) {
+    Raw b = *best;
+    int64_t at = Index ? *index : 0;
+    if (!Last && Tr::nan(b)) return;  // the first NaN already won
+    for (int64_t s = 0; s < length; s += kBlock) {
+      int64_t n = length - s < kBlock ? length - s : kBlock;
+      int64_t base = s;
+      if (n < kLanes) base = length - kLanes, n = kLanes;  // a short tail reaches back: harmless
+      const Raw* p = x + base;
+      const Summary sum = summarize(p, n);
+      if (sum.maybe_nan()) {
+        const int64_t j = find(p, n, [](V v) { return L::nan_mask(v); });
+        if (j >= 0) {
+          b = p[j], at = first + base + j;
+          if (!Last) break;
+          continue;
+        }
+      }
+      if (Tr::nan(b)) continue;  // (last-index rule) only a later NaN replaces a NaN
+      const Raw m = sum.extreme();
+      if (Last ? Rule::better(b, m) : !Rule::better(m, b)) continue;
+      if (Index || L::zero(m)) {  // ReduceMax needs the element only for the bits of a zero
+        const int64_t j = find(p, n, [m](V v) { return L::equal_mask(v, m); });
+        b = p[j], at = first + base + j;
+      } else {
+        b = m;
+      }
+    }
+    *best = b;
+    if (Index) *index = static_cast<int32_t>(at);
+  }
+};
+
+}  // namespace ox

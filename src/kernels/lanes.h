@@ -1,0 +1,198 @@
+// Per-dtype vector facts for the SIMD kernels, so each kernel family is written once:
+//  - Summary: what a row block's first pass accumulates (a running max/min per lane and, for
+//    floats, a NaN detector), and the block's extreme value afterwards;
+//  - nan_mask / equal_mask: the exact per-lane tests of the rescan that settles a block;
+//  - Key / key(): a lane-wise compare domain with the ArgRule order built in, for the column
+//    kernels that compare element by element.
+// Extremes are ordered as the scalar Traits order them: -0 == +0, and NaN handled apart.
+#pragma once
+#include <cstdint>
+
+#include "core/half.h"
+#include "kernels/simd.h"
+#include "kernels/traits.h"
+
+namespace ox {
+
+template <class V>
+inline V vmax(V a, V b) { return a < b ? b : a; }  // wasm: f32x4.pmax / i32x4.max_s / u8x16.max_u ...
+template <class V>
+inline V vmin(V a, V b) { return b < a ? b : a; }  // wasm: f32x4.pmin / i32x4.min_s ...
+template <Direction D, class V>
+inline V vbetter(V a, V b) { return D == Direction::Max ? vmax(a, b) : vmin(a, b); }
+
+// float, double. pmax/pmin keep the accumulator when the new lane is NaN, so the running
+// extreme ignores NaN; a running sum of the block (one add per vector) turns NaN when a NaN was
+// added (or +inf met -inf: a false alarm the rescan clears). Both are the cheapest ops in wasm.
+template <class T>
+struct FloatLanes {
+  using Raw = T;
+  using V = simd::Vec<T>;
+  using M = simd::MaskOf<T>;
+  using Key = V;
+  static constexpr int kLanes = simd::kBytes / sizeof(T);
+  static constexpr int kUnroll = 4;
+
+  template <Direction D>
+  struct Summary {
+    V ext, sum;
+    void start(V v) { ext = v, sum = v; }
+    void step(V v) { ext = vbetter<D>(ext, v), sum += v; }
+    void merge(const Summary& o) { ext = vbetter<D>(ext, o.ext), sum += o.sum; }
+    bool maybe_nan() const { return simd::any(sum != sum); }
+    Raw extreme() const {  // no NaN in ext here: pmax/pmin never let one in
+      Raw best = ext[0];
+      for (int i = 1; i < kLanes; ++i)
+        if (D == Direction::Max ? ext[i] > best : ext[i] < best) best = ext[i];
+      return best;
+    }
+  };
+  static M nan_mask(V v) { return v != v; }
+  static M equal_mask(V v, Raw m) { return v == simd::splat(m); }  // -0 == +0
+  static bool zero(Raw m) { return m == 0; }  // an extreme whose bits depend on which element
+
+  template <Direction D>
+  static Key rule_key(V v) { return v; }
+  // Whether each candidate lane replaces the best lane under ArgRule<.., D, Last>.
+  template <Direction D, bool Last>
+  static M replaces(Key c, Key b) {
+    const M better = D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
+    const M c_nan = c != c;
+    return Last ? (better | c_nan) : ((better | c_nan) & (b == b));
+  }
+};
+
+// int8..uint32 with native max/min; int64 via compare + select; uint64 in a key domain with the
+// sign bit flipped (wasm has no unsigned 64-bit compare). No NaN.
+template <class T, class K = T>
+struct IntLanes {
+  using Raw = T;
+  using V = simd::Vec<T>;
+  using M = simd::MaskOf<T>;
+  using Key = simd::Vec<K>;
+  static constexpr int kLanes = simd::kBytes / sizeof(T);
+  static constexpr int kUnroll = 4;
+
+  static Key key(V v) {
+    if constexpr (sizeof(K) == 8 && K(-1) < 0 && T(-1) > 0)
+      return simd::bits<Key>(v ^ simd::splat<T>(T(1) << 63));
+    else
+      return v;
+  }
+  static Raw unkey(K k) {
+    if constexpr (sizeof(K) == 8 && K(-1) < 0 && T(-1) > 0)
+      return static_cast<Raw>(static_cast<T>(k) ^ (T(1) << 63));
+    else
+      return k;
+  }
+
+  template <Direction D>
+  struct Summary {
+    Key ext;
+    void start(V v) { ext = key(v); }
+    void step(V v) { ext = vbetter<D>(ext, key(v)); }
+    void merge(const Summary& o) { ext = vbetter<D>(ext, o.ext); }
+    static constexpr bool maybe_nan() { return false; }
+    Raw extreme() const {
+      K best = ext[0];
+      for (int i = 1; i < kLanes; ++i)
+        if (D == Direction::Max ? ext[i] > best : ext[i] < best) best = ext[i];
+      return unkey(best);
+    }
+  };
+  static M nan_mask(V) { return M{}; }
+  static M equal_mask(V v, Raw m) { return v == simd::splat(m); }
+  static bool zero(Raw) { return false; }
+
+  template <Direction D>
+  static Key rule_key(V v) { return key(v); }
+
+  template <Direction D, bool Last>
+  static M replaces(Key c, Key b) {
+    return D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
+  }
+};
+
+// float16 / bfloat16 as raw bits, never widened. As int16, the non-negative values (+0 .. +inf,
+// then +NaN) are ordered; the negative ones are ordered by magnitude as uint16. So a block needs
+// three lane-wise ops: P = max_s(bits), L = min_u(bits), H = max_u(bits):
+//   max = (P >= 0) ? P : L        (some non-negative lane, else the negative of least magnitude)
+//   min = (H >= 0x8000) ? H : L   (the negative of most magnitude, else the least non-negative)
+//   NaN present <=> P > +inf or H > -inf (as uint16)
+template <class Format>
+struct HalfLanes {
+  using Raw = uint16_t;
+  using V = simd::Vec<uint16_t>;
+  using S = simd::Vec<int16_t>;
+  using M = simd::MaskOf<uint16_t>;
+  using Key = S;
+  static constexpr int kLanes = 8;
+  static constexpr int kUnroll = 2;
+  static constexpr uint16_t kInf = Format::kInf;
+  static constexpr uint16_t kNegInf = 0x8000 | Format::kInf;
+
+  template <Direction D>
+  struct Summary {
+    S p;
+    V l, h;
+    void start(V v) { p = simd::bits<S>(v), l = v, h = v; }
+    void step(V v) { p = vmax(p, simd::bits<S>(v)), l = vmin(l, v), h = vmax(h, v); }
+    void merge(const Summary& o) { p = vmax(p, o.p), l = vmin(l, o.l), h = vmax(h, o.h); }
+    bool maybe_nan() const {
+      return simd::any(p > simd::splat<int16_t>(kInf)) || simd::any(h > simd::splat<uint16_t>(kNegInf));
+    }
+    Raw extreme() const {
+      int16_t pm = p[0];
+      uint16_t lm = l[0], hm = h[0];
+      for (int i = 1; i < kLanes; ++i) {
+        if (p[i] > pm) pm = p[i];
+        if (l[i] < lm) lm = l[i];
+        if (h[i] > hm) hm = h[i];
+      }
+      if (D == Direction::Max) return pm >= 0 ? static_cast<Raw>(pm) : lm;
+      return hm >= 0x8000 ? hm : lm;
+    }
+  };
+  static M nan_mask(V v) {
+    return simd::bits<S>(v & simd::splat<uint16_t>(0x7FFF)) > simd::splat<int16_t>(kInf);
+  }
+  static M equal_mask(V v, Raw m) {  // the same number: -0 and +0 both match a zero
+    const uint16_t care = (m & 0x7FFF) == 0 ? 0x7FFF : 0xFFFF;
+    return (v & simd::splat(care)) == simd::splat(static_cast<uint16_t>(m & care));
+  }
+  static bool zero(Raw m) { return (m & 0x7FFF) == 0; }
+
+  // Ordered int16 key (sign-magnitude -> two's complement, -0 == +0); NaN moved past the end
+  // the rule favours: above +inf for a max, below -inf for a min. Then plain int16 compares
+  // implement ArgRule exactly: a NaN beats any number, and ties between NaNs go by position.
+  template <Direction D>
+  static Key rule_key(V v) {
+    const S mag = simd::bits<S>(v & simd::splat<uint16_t>(0x7FFF));
+    const S neg = simd::bits<S>(v) >> 15;
+    const S k = (mag ^ neg) - neg;
+    const M nan = mag > simd::splat<int16_t>(kInf);
+    const S nan_key = simd::splat<int16_t>(D == Direction::Max ? INT16_MAX : INT16_MIN);
+    return simd::select(nan, nan_key, k);
+  }
+  template <Direction D, bool Last>
+  static M replaces(Key c, Key b) {
+    return D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
+  }
+};
+
+template <DType D> struct LanesFor;
+template <> struct LanesFor<DType::Float32> { using type = FloatLanes<float>; };
+template <> struct LanesFor<DType::Float64> { using type = FloatLanes<double>; };
+template <> struct LanesFor<DType::Float16> { using type = HalfLanes<Float16Format>; };
+template <> struct LanesFor<DType::BFloat16> { using type = HalfLanes<BFloat16Format>; };
+template <> struct LanesFor<DType::Int8> { using type = IntLanes<int8_t>; };
+template <> struct LanesFor<DType::Uint8> { using type = IntLanes<uint8_t>; };
+template <> struct LanesFor<DType::Int16> { using type = IntLanes<int16_t>; };
+template <> struct LanesFor<DType::Uint16> { using type = IntLanes<uint16_t>; };
+template <> struct LanesFor<DType::Int32> { using type = IntLanes<int32_t>; };
+template <> struct LanesFor<DType::Uint32> { using type = IntLanes<uint32_t>; };
+template <> struct LanesFor<DType::Int64> { using type = IntLanes<int64_t>; };
+template <> struct LanesFor<DType::Uint64> { using type = IntLanes<uint64_t, int64_t>; };
+template <> struct LanesFor<DType::Bool> { using type = IntLanes<uint8_t>; };
+
+}  // namespace ox

@@ -1,0 +1,106 @@
+// 16-byte vectors written once with GCC/Clang vector extensions: SSE2 natively (so the Catch2
+// suite runs the very kernel logic), wasm simd128 under em++ -msimd128. Only any_true uses an
+// intrinsic, where a portable spelling would cost two lane extracts in wasm.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#if defined(__EMSCRIPTEN__) && !defined(__wasm_simd128__)
+#error "build with -msimd128: without it em++ silently scalarizes the vector kernels"
+#endif
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+namespace ox {
+namespace simd {
+
+constexpr int kBytes = 16;
+
+template <class T>
+struct VecOf {
+  typedef T type __attribute__((vector_size(kBytes)));
+};
+template <class T>
+using Vec = typename VecOf<T>::type;
+
+// The signed integer of a size: comparison masks have lanes of this type.
+template <int Size> struct SignedOf;
+template <> struct SignedOf<1> { using type = int8_t; };
+template <> struct SignedOf<2> { using type = int16_t; };
+template <> struct SignedOf<4> { using type = int32_t; };
+template <> struct SignedOf<8> { using type = int64_t; };
+template <class T>
+using MaskOf = Vec<typename SignedOf<sizeof(T)>::type>;
+
+using I8 = Vec<int8_t>;
+using I16 = Vec<int16_t>;
+using I32 = Vec<int32_t>;
+using I64 = Vec<int64_t>;
+using U64 = Vec<uint64_t>;
+
+// Pointers are only 8-aligned: every access goes through memcpy (one v128.load / movdqu).
+template <class T>
+inline Vec<T> load(const T* p) {
+  Vec<T> v;
+  std::memcpy(&v, p, kBytes);
+  return v;
+}
+template <class T>
+inline void store(T* p, Vec<T> v) {
+  std::memcpy(p, &v, kBytes);
+}
+template <class T>
+inline Vec<T> splat(T x) {
+  Vec<T> v;
+  for (int i = 0; i < kBytes / static_cast<int>(sizeof(T)); ++i) v[i] = x;
+  return v;
+}
+// Reinterprets the 16 bytes (no conversion).
+template <class To, class From>
+inline To bits(From v) {
+  static_assert(sizeof(To) == kBytes && sizeof(From) == kBytes, "16-byte vectors only");
+  To t;
+  std::memcpy(&t, &v, kBytes);
+  return t;
+}
+
+// True when any bit of the vector is set (a comparison mask has some lane true).
+template <class V>
+inline bool any(V v) {
+#if defined(__wasm_simd128__)
+  return wasm_v128_any_true(bits<v128_t>(v));
+#else
+  const U64 u = bits<U64>(v);
+  return (u[0] | u[1]) != 0;
+#endif
+}
+
+// Lane-wise select: mask lanes are all-ones or all-zeros (a comparison result).
+template <class V, class M>
+inline V select(M mask, V yes, V no) {
+  const M y = bits<M>(yes), n = bits<M>(no);
+  return bits<V>((y & mask) | (n & ~mask));
+}
+
+// Comparison masks of any lane size turned into int32 lane masks, four lanes per I32, in lane
+// order: how a mask over values drives the int32 index vectors. A mask lane is all ones or all
+// zeros, so repeating its bytes widens it: one shuffle per I32 (punpck / i8x16.shuffle).
+inline void index_masks(I8 m, I32 out[4]) {
+  out[0] = bits<I32>(__builtin_shufflevector(m, m, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3));
+  out[1] = bits<I32>(__builtin_shufflevector(m, m, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7));
+  out[2] = bits<I32>(__builtin_shufflevector(m, m, 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11));
+  out[3] = bits<I32>(__builtin_shufflevector(m, m, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15));
+}
+inline void index_masks(I16 m, I32 out[2]) {
+  out[0] = bits<I32>(__builtin_shufflevector(m, m, 0, 0, 1, 1, 2, 2, 3, 3));
+  out[1] = bits<I32>(__builtin_shufflevector(m, m, 4, 4, 5, 5, 6, 6, 7, 7));
+}
+inline void index_masks(I32 m, I32 out[1]) { out[0] = m; }
+inline I32 index_masks(I64 m0, I64 m1) {  // the low halves of two 64-bit masks
+  const I32 a = bits<I32>(m0), b = bits<I32>(m1);
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+}
+
+}  // namespace simd
+}  // namespace ox
