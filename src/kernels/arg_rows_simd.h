@@ -41,27 +41,60 @@ struct RowScan {
     return s[0];
   }
 
-  // The first / last j in [0, n) whose lane the mask function marks, or -1 (n >= kLanes).
+  // The first / last j in [0, n) whose lane the mask function marks, or -1 (n >= kLanes). Four
+  // vectors per test: the block is in L1 and this runs once per winning block.
+  template <class M>
+  static int first_lane(M m) {
+    for (int l = 0; l < kLanes; ++l)
+      if (m[l]) return l;
+    return -1;
+  }
+  template <class M>
+  static int last_lane(M m) {
+    for (int l = kLanes - 1; l >= 0; --l)
+      if (m[l]) return l;
+    return -1;
+  }
   template <class F>
   static int64_t find_first(const Raw* p, int64_t n, F mask_of) {
-    for (int64_t i = 0;; i += kLanes) {
+    int64_t i = 0;
+    for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+      const auto m0 = mask_of(simd::load(p + i)), m1 = mask_of(simd::load(p + i + kLanes));
+      const auto m2 = mask_of(simd::load(p + i + 2 * kLanes)), m3 = mask_of(simd::load(p + i + 3 * kLanes));
+      if (simd::any(m0 | m1 | m2 | m3)) {
+        if (simd::any(m0)) return i + first_lane(m0);
+        if (simd::any(m1)) return i + kLanes + first_lane(m1);
+        if (simd::any(m2)) return i + 2 * kLanes + first_lane(m2);
+        return i + 3 * kLanes + first_lane(m3);
+      }
+    }
+    for (;; i += kLanes) {
       const bool final = i + kLanes >= n;
       if (final) i = n - kLanes;
       const auto m = mask_of(simd::load(p + i));
-      if (simd::any(m))
-        for (int l = 0; l < kLanes; ++l)
-          if (m[l]) return i + l;
+      if (simd::any(m)) return i + first_lane(m);
       if (final) return -1;
     }
   }
   template <class F>
   static int64_t find_last(const Raw* p, int64_t n, F mask_of) {
-    for (int64_t i = n - kLanes;; i = i > kLanes ? i - kLanes : 0) {
+    int64_t i = n;  // lanes [i, n) are done
+    for (; i >= 4 * kLanes; i -= 4 * kLanes) {
+      const auto m0 = mask_of(simd::load(p + i - kLanes)), m1 = mask_of(simd::load(p + i - 2 * kLanes));
+      const auto m2 = mask_of(simd::load(p + i - 3 * kLanes)), m3 = mask_of(simd::load(p + i - 4 * kLanes));
+      if (simd::any(m0 | m1 | m2 | m3)) {
+        if (simd::any(m0)) return i - kLanes + last_lane(m0);
+        if (simd::any(m1)) return i - 2 * kLanes + last_lane(m1);
+        if (simd::any(m2)) return i - 3 * kLanes + last_lane(m2);
+        return i - 4 * kLanes + last_lane(m3);
+      }
+    }
+    for (;;) {
+      const bool final = i <= kLanes;
+      i = final ? 0 : i - kLanes;
       const auto m = mask_of(simd::load(p + i));
-      if (simd::any(m))
-        for (int l = kLanes - 1; l >= 0; --l)
-          if (m[l]) return i + l;
-      if (i == 0) return -1;
+      if (simd::any(m)) return i + last_lane(m);
+      if (final) return -1;
     }
   }
   template <class F>

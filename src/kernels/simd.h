@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #if defined(__EMSCRIPTEN__) && !defined(__wasm_simd128__)
 #error "build with -msimd128: without it em++ silently scalarizes the vector kernels"
@@ -50,11 +51,15 @@ template <class T>
 inline void store(T* p, Vec<T> v) {
   std::memcpy(p, &v, kBytes);
 }
+// A brace list of identical lanes: clang emits one splat. (A lane-by-lane loop went through the
+// stack with a store-forwarding stall per lane, and was not hoisted out of loops.)
+template <class T, size_t... I>
+inline Vec<T> splat_lanes(T x, std::index_sequence<I...>) {
+  return Vec<T>{((void)I, x)...};
+}
 template <class T>
 inline Vec<T> splat(T x) {
-  Vec<T> v;
-  for (int i = 0; i < kBytes / static_cast<int>(sizeof(T)); ++i) v[i] = x;
-  return v;
+  return splat_lanes(x, std::make_index_sequence<kBytes / sizeof(T)>());
 }
 // Reinterprets the 16 bytes (no conversion).
 template <class To, class From>
