@@ -2,11 +2,13 @@
 // write-out) on input already in wasm memory, through the _benchKernel hook, so no copy and no
 // JS is timed. Beside each case, in the same run and interleaved round by round, a plain
 // streaming-max loop (f32x4.pmax, 4 accumulators) over the same bytes gives the bandwidth
-// yardstick. Prints medians and the spread (min-max) over the rounds.
-//   node bench/kernels.mjs [substring filter] [--rounds=N] [--chunk=BYTES] [--ms=TARGET]
+// yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
+// machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
+//   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET]
 // --chunk feeds the input in chunks of that many bytes, as js/engine.js stages it (256 KiB).
 import { readFile } from 'node:fs/promises';
-import createOxModule from '../dist/ox.mjs';
+const dist = process.env.OX_DIST ?? new URL('../dist/', import.meta.url).pathname;
+const { default: createOxModule } = await import(dist + 'ox.mjs');
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -14,9 +16,9 @@ const option = (name, fallback) => {
   return a ? Number(a.split('=')[1]) : fallback;
 };
 const filter = args.find((s) => !s.startsWith('--')) ?? '';
-const ROUNDS = option('rounds', 7);
+const ROUNDS = option('rounds', 21);
 const CHUNK_BYTES = option('chunk', 0);
-const TARGET_MS = option('ms', 15);
+const TARGET_MS = option('ms', 3);
 
 const KIND = { ArgMax: 0, ArgMin: 1, ReduceMax: 2, Hardmax: 3 };
 const DTYPE = {
@@ -47,7 +49,7 @@ add('argmax_short_rows.float32', 'ArgMax', 'float32', [262144, 5, 1]);
 add('argmax_short_columns.float32', 'ArgMax', 'float32', [65536, 4, 5]);
 add('tiny.float32', 'ArgMax', 'float32', [1, 10, 1]);
 
-const M = await createOxModule({ wasmBinary: await readFile(new URL('../dist/ox.wasm', import.meta.url)) });
+const M = await createOxModule({ wasmBinary: await readFile(dist + 'ox.wasm') });
 
 function fillRandom(ptr, bytes, dtype) {
   const heap = M.HEAPU8;
@@ -78,13 +80,17 @@ function timeOnce(fn, reps) {
 }
 
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+const quartiles = (a) => {
+  const q = [...a].sort((x, y) => x - y);
+  return `${q[Math.floor((q.length - 1) / 4)].toFixed(2)}-${q[Math.ceil((3 * (q.length - 1)) / 4)].toFixed(2)}`;
+};
 const fmt = (v, d = 1) => (v >= 100 ? v.toFixed(0) : v.toFixed(d));
 
 console.log(`rounds ${ROUNDS}, chunk ${CHUNK_BYTES ? CHUNK_BYTES + ' bytes' : 'whole input'}, node ${process.version}`);
-console.log('| case | shape | bytes | kernel µs | kernel GB/s (min-max) | stream GB/s (min-max) | ratio median (min-max) |');
-console.log('| --- | --- | --- | --- | --- | --- | --- |');
+console.log('| case | shape | bytes | kernel µs (median) | kernel GB/s median (best) | stream GB/s median (best) | ratio median (quartiles) | ratio of bests |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const c of CASES) {
-  if (filter && !c.name.includes(filter)) continue;
+  if (filter && !filter.split(',').some((f) => c.name.includes(f))) continue;
   const [code, size] = DTYPE[c.dtype];
   const [outer, reduce, inner] = c.shape;
   const count = outer * reduce * inner;
@@ -100,24 +106,25 @@ for (const c of CASES) {
   };
   const floats = Math.floor(bytes / 4);
   const stream = (reps) => M._benchStreamMax(input, floats, reps);
-  // Calibrate reps so one sample takes about TARGET_MS.
-  const calibrate = (fn) => {
-    fn(1);
-    const once = timeOnce(fn, 1);
-    return Math.max(1, Math.round((TARGET_MS * 1000) / Math.max(once, 0.01)));
-  };
+  // Warm up (V8 compiles wasm with Liftoff first and tiers hot functions up to TurboFan), then
+  // calibrate reps so one sample takes about TARGET_MS.
+  for (let w = 0; w < 20; w += 1) kernel(1), stream(1);
+  const calibrate = (fn) => Math.max(1, Math.round((TARGET_MS * 1000) / Math.max(timeOnce(fn, 3), 0.01)));
   const kReps = calibrate(kernel), sReps = calibrate(stream);
   const k = [], s = [], ratio = [];
   for (let r = 0; r < ROUNDS; r += 1) {
-    const kt = timeOnce(kernel, kReps);
-    const st = timeOnce(stream, sReps);
+    // Adjacent samples, alternating order: load from other processes hits both alike.
+    let kt, st;
+    if (r % 2) (kt = timeOnce(kernel, kReps)), (st = timeOnce(stream, sReps));
+    else (st = timeOnce(stream, sReps)), (kt = timeOnce(kernel, kReps));
     k.push(bytes / kt / 1e3);
     s.push(bytes / st / 1e3);
     ratio.push(st / kt);
   }
-  const span = (a) => `${fmt(Math.min(...a))}-${fmt(Math.max(...a))}`;
+  const best = (a) => Math.max(...a);
   console.log(`| ${c.name} | ${c.op} [${c.shape}]${c.last ? ' last' : ''} | ${bytes} | ${fmt(bytes / median(k) / 1e3, 2)} | ` +
-    `${fmt(median(k))} (${span(k)}) | ${fmt(median(s))} (${span(s)}) | ${median(ratio).toFixed(2)} (${Math.min(...ratio).toFixed(2)}-${Math.max(...ratio).toFixed(2)}) |`);
+    `${fmt(median(k))} (${fmt(best(k))}) | ${fmt(median(s))} (${fmt(best(s))}) | ${median(ratio).toFixed(2)} ` +
+    `(${quartiles(ratio)}) | ${(best(k) / best(s)).toFixed(2)} |`);
   M._free(input);
   if (output) M._free(output);
 }

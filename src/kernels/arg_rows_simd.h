@@ -6,6 +6,7 @@
 //     the first (last) NaN. A NaN ends the row for the first-index rule: nothing replaces it.
 // Ties, -0 == +0, NaN payload bits and the carried state match the portable kernels exactly.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "kernels/lanes.h"
@@ -13,7 +14,10 @@
 
 namespace ox {
 
-constexpr int64_t kRowBlockBytes = 4096;
+#ifndef OX_ROW_BLOCK_BYTES
+#define OX_ROW_BLOCK_BYTES 4096
+#endif
+constexpr int64_t kRowBlockBytes = OX_ROW_BLOCK_BYTES;
 
 template <class L, class Rule, bool Index>
 struct RowScan {
@@ -22,23 +26,31 @@ struct RowScan {
   using Tr = typename Rule::ValueTraits;
   static constexpr Direction D = Rule::kDirection;
   static constexpr bool Last = Rule::kLast;
-  static constexpr int64_t kLanes = L::kLanes;
+  static constexpr ptrdiff_t kLanes = L::kLanes;
   static constexpr int64_t kBlock = kRowBlockBytes / sizeof(Raw);
   using Summary = typename L::template Summary<D>;
 
-  // Lane-wise pass over p[0, n), n >= kLanes; the last vector may overlap the one before.
-  static Summary summarize(const Raw* p, int64_t n) {
-    constexpr int U = L::kUnroll;
-    Summary s[U];
-    const V v0 = simd::load(p);
-    for (int u = 0; u < U; ++u) s[u].start(v0);
-    int64_t i = 0;
-    for (; i + U * kLanes <= n; i += U * kLanes)
-      for (int u = 0; u < U; ++u) s[u].step(simd::load(p + i + u * kLanes));
-    for (; i + kLanes <= n; i += kLanes) s[0].step(simd::load(p + i));
-    if (i < n) s[0].step(simd::load(p + n - kLanes));
-    for (int u = 1; u < U; ++u) s[0].merge(s[u]);
-    return s[0];
+  // Lane-wise pass over p[0, n), n >= kLanes; the last vector may overlap the one before. Each
+  // iteration merges kUnroll vectors as a tree, so the loop-carried chain is one merge (the add
+  // of the float NaN detector has a 3-cycle latency).
+  template <int G>
+  static Summary tree(const Raw* q) {
+    if constexpr (G == 1) {
+      return Summary::of(simd::load(q));
+    } else {
+      Summary a = tree<G / 2>(q);
+      a.merge(tree<G / 2>(q + (G / 2) * kLanes));
+      return a;
+    }
+  }
+  static Summary summarize(const Raw* p, ptrdiff_t n) {
+    constexpr ptrdiff_t step = L::kUnroll * kLanes;
+    Summary s = Summary::of(simd::load(p));
+    ptrdiff_t i = 0;
+    for (; i + step <= n; i += step) s.merge(tree<L::kUnroll>(p + i));
+    for (; i + kLanes <= n; i += kLanes) s.merge(Summary::of(simd::load(p + i)));
+    if (i < n) s.merge(Summary::of(simd::load(p + n - kLanes)));
+    return s;
   }
 
   // The first / last j in [0, n) whose lane the mask function marks, or -1 (n >= kLanes). Four
@@ -56,8 +68,8 @@ struct RowScan {
     return -1;
   }
   template <class F>
-  static int64_t find_first(const Raw* p, int64_t n, F mask_of) {
-    int64_t i = 0;
+  static ptrdiff_t find_first(const Raw* p, ptrdiff_t n, F mask_of) {
+    ptrdiff_t i = 0;
     for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
       const auto m0 = mask_of(simd::load(p + i)), m1 = mask_of(simd::load(p + i + kLanes));
       const auto m2 = mask_of(simd::load(p + i + 2 * kLanes)), m3 = mask_of(simd::load(p + i + 3 * kLanes));
@@ -77,8 +89,8 @@ struct RowScan {
     }
   }
   template <class F>
-  static int64_t find_last(const Raw* p, int64_t n, F mask_of) {
-    int64_t i = n;  // lanes [i, n) are done
+  static ptrdiff_t find_last(const Raw* p, ptrdiff_t n, F mask_of) {
+    ptrdiff_t i = n;  // lanes [i, n) are done
     for (; i >= 4 * kLanes; i -= 4 * kLanes) {
       const auto m0 = mask_of(simd::load(p + i - kLanes)), m1 = mask_of(simd::load(p + i - 2 * kLanes));
       const auto m2 = mask_of(simd::load(p + i - 3 * kLanes)), m3 = mask_of(simd::load(p + i - 4 * kLanes));
@@ -98,7 +110,7 @@ struct RowScan {
     }
   }
   template <class F>
-  static int64_t find(const Raw* p, int64_t n, F mask_of) {
+  static ptrdiff_t find(const Raw* p, ptrdiff_t n, F mask_of) {
     return Last ? find_last(p, n, mask_of) : find_first(p, n, mask_of);
   }
 
@@ -108,13 +120,13 @@ struct RowScan {
     int64_t at = Index ? *index : 0;
     if (!Last && Tr::nan(b)) return;  // the first NaN already won
     for (int64_t s = 0; s < length; s += kBlock) {
-      int64_t n = length - s < kBlock ? length - s : kBlock;
+      ptrdiff_t n = static_cast<ptrdiff_t>(length - s < kBlock ? length - s : kBlock);
       int64_t base = s;
       if (n < kLanes) base = length - kLanes, n = kLanes;  // a short tail reaches back: harmless
       const Raw* p = x + base;
       const Summary sum = summarize(p, n);
       if (sum.maybe_nan()) {
-        const int64_t j = find(p, n, [](V v) { return L::nan_mask(v); });
+        const ptrdiff_t j = find(p, n, [](V v) { return L::nan_mask(v); });
         if (j >= 0) {
           b = p[j], at = first + base + j;
           if (!Last) break;
@@ -122,10 +134,11 @@ struct RowScan {
         }
       }
       if (Tr::nan(b)) continue;  // (last-index rule) only a later NaN replaces a NaN
+      if (!sum.template may_beat<Last>(b)) continue;  // the common case: one vector compare
       const Raw m = sum.extreme();
       if (Last ? Rule::better(b, m) : !Rule::better(m, b)) continue;
       if (Index || L::zero(m)) {  // ReduceMax needs the element only for the bits of a zero
-        const int64_t j = find(p, n, [m](V v) { return L::equal_mask(v, m); });
+        const ptrdiff_t j = find(p, n, [m](V v) { return L::equal_mask(v, m); });
         b = p[j], at = first + base + j;
       } else {
         b = m;

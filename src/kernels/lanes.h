@@ -21,9 +21,10 @@ inline V vmin(V a, V b) { return b < a ? b : a; }  // wasm: f32x4.pmin / i32x4.m
 template <Direction D, class V>
 inline V vbetter(V a, V b) { return D == Direction::Max ? vmax(a, b) : vmin(a, b); }
 
-// float, double. pmax/pmin keep the accumulator when the new lane is NaN, so the running
-// extreme ignores NaN; a running sum of the block (one add per vector) turns NaN when a NaN was
-// added (or +inf met -inf: a false alarm the rescan clears). Both are the cheapest ops in wasm.
+// float, double. A running sum of the block (one add per vector) turns NaN when a NaN was added
+// (or +inf met -inf: a false alarm the rescan clears), the cheapest sticky NaN test in wasm. The
+// running extreme uses pmax/pmin (f32x4.max is several times slower in wasm): NaN lanes may
+// garble it, but it is only read when the block holds no NaN.
 template <class T>
 struct FloatLanes {
   using Raw = T;
@@ -31,20 +32,23 @@ struct FloatLanes {
   using M = simd::MaskOf<T>;
   using Key = V;
   static constexpr int kLanes = simd::kBytes / sizeof(T);
-  static constexpr int kUnroll = 4;
+  static constexpr int kUnroll = 8;  // vectors merged as a tree per loop iteration
 
   template <Direction D>
   struct Summary {
     V ext, sum;
-    void start(V v) { ext = v, sum = v; }
-    void step(V v) { ext = vbetter<D>(ext, v), sum += v; }
+    static Summary of(V v) { return {v, v}; }
     void merge(const Summary& o) { ext = vbetter<D>(ext, o.ext), sum += o.sum; }
     bool maybe_nan() const { return simd::any(sum != sum); }
-    Raw extreme() const {  // no NaN in ext here: pmax/pmin never let one in
-      Raw best = ext[0];
-      for (int i = 1; i < kLanes; ++i)
-        if (D == Direction::Max ? ext[i] > best : ext[i] < best) best = ext[i];
-      return best;
+    // Whether some lane is better than b (or as good, OrEqual); b and the block hold no NaN.
+    template <bool OrEqual>
+    bool may_beat(Raw b) const {
+      const V bv = simd::splat(b);
+      if (D == Direction::Max) return simd::any(OrEqual ? ext >= bv : ext > bv);
+      return simd::any(OrEqual ? ext <= bv : ext < bv);
+    }
+    Raw extreme() const {  // no NaN in the block here
+      return simd::fold_lanes(ext, [](V a, V b) { return vbetter<D>(a, b); })[0];
     }
   };
   static M nan_mask(V v) { return v != v; }
@@ -71,7 +75,7 @@ struct IntLanes {
   using M = simd::MaskOf<T>;
   using Key = simd::Vec<K>;
   static constexpr int kLanes = simd::kBytes / sizeof(T);
-  static constexpr int kUnroll = 4;
+  static constexpr int kUnroll = 8;  // vectors merged as a tree per loop iteration
 
   static Key key(V v) {
     if constexpr (sizeof(K) == 8 && K(-1) < 0 && T(-1) > 0)
@@ -89,15 +93,17 @@ struct IntLanes {
   template <Direction D>
   struct Summary {
     Key ext;
-    void start(V v) { ext = key(v); }
-    void step(V v) { ext = vbetter<D>(ext, key(v)); }
+    static Summary of(V v) { return {key(v)}; }
     void merge(const Summary& o) { ext = vbetter<D>(ext, o.ext); }
     static constexpr bool maybe_nan() { return false; }
+    template <bool OrEqual>
+    bool may_beat(Raw b) const {
+      const Key bv = key(simd::splat(b));
+      if (D == Direction::Max) return simd::any(OrEqual ? ext >= bv : ext > bv);
+      return simd::any(OrEqual ? ext <= bv : ext < bv);
+    }
     Raw extreme() const {
-      K best = ext[0];
-      for (int i = 1; i < kLanes; ++i)
-        if (D == Direction::Max ? ext[i] > best : ext[i] < best) best = ext[i];
-      return unkey(best);
+      return unkey(simd::fold_lanes(ext, [](Key a, Key b) { return vbetter<D>(a, b); })[0]);
     }
   };
   static M nan_mask(V) { return M{}; }
@@ -127,7 +133,7 @@ struct HalfLanes {
   using M = simd::MaskOf<uint16_t>;
   using Key = S;
   static constexpr int kLanes = 8;
-  static constexpr int kUnroll = 2;
+  static constexpr int kUnroll = 8;
   static constexpr uint16_t kInf = Format::kInf;
   static constexpr uint16_t kNegInf = 0x8000 | Format::kInf;
 
@@ -135,21 +141,20 @@ struct HalfLanes {
   struct Summary {
     S p;
     V l, h;
-    void start(V v) { p = simd::bits<S>(v), l = v, h = v; }
-    void step(V v) { p = vmax(p, simd::bits<S>(v)), l = vmin(l, v), h = vmax(h, v); }
+    static Summary of(V v) { return {simd::bits<S>(v), v, v}; }
     void merge(const Summary& o) { p = vmax(p, o.p), l = vmin(l, o.l), h = vmax(h, o.h); }
     bool maybe_nan() const {
       return simd::any(p > simd::splat<int16_t>(kInf)) || simd::any(h > simd::splat<uint16_t>(kNegInf));
     }
+    template <bool OrEqual>
+    static constexpr bool may_beat(Raw) { return true; }  // extreme() decides
     Raw extreme() const {
-      int16_t pm = p[0];
-      uint16_t lm = l[0], hm = h[0];
-      for (int i = 1; i < kLanes; ++i) {
-        if (p[i] > pm) pm = p[i];
-        if (l[i] < lm) lm = l[i];
-        if (h[i] > hm) hm = h[i];
+      const uint16_t lm = simd::fold_lanes(l, [](V a, V b) { return vmin(a, b); })[0];
+      if (D == Direction::Max) {
+        const int16_t pm = simd::fold_lanes(p, [](S a, S b) { return vmax(a, b); })[0];
+        return pm >= 0 ? static_cast<Raw>(pm) : lm;
       }
-      if (D == Direction::Max) return pm >= 0 ? static_cast<Raw>(pm) : lm;
+      const uint16_t hm = simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); })[0];
       return hm >= 0x8000 ? hm : lm;
     }
   };

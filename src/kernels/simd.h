@@ -88,6 +88,19 @@ inline V select(M mask, V yes, V no) {
   return bits<V>((y & mask) | (n & ~mask));
 }
 
+// Folds all lanes of v with f (associative, commutative) into every lane, by swapping halves,
+// then quarters, ... down to the lane size: log2(lanes) shuffles, no lane extracts or branches.
+template <class V, class F>
+inline V fold_lanes(V v, F f) {
+  constexpr int lane = sizeof(v[0]);
+  v = f(v, bits<V>(__builtin_shufflevector(bits<I32>(v), bits<I32>(v), 2, 3, 0, 1)));
+  if constexpr (lane <= 4) v = f(v, bits<V>(__builtin_shufflevector(bits<I32>(v), bits<I32>(v), 1, 0, 3, 2)));
+  if constexpr (lane <= 2) v = f(v, bits<V>(__builtin_shufflevector(bits<I16>(v), bits<I16>(v), 1, 0, 3, 2, 5, 4, 7, 6)));
+  if constexpr (lane == 1)
+    v = f(v, bits<V>(__builtin_shufflevector(bits<I8>(v), bits<I8>(v), 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)));
+  return v;
+}
+
 // Comparison masks of any lane size turned into int32 lane masks, four lanes per I32, in lane
 // order: how a mask over values drives the int32 index vectors. A mask lane is all ones or all
 // zeros, so repeating its bytes widens it: one shuffle per I32 (punpck / i8x16.shuffle).
