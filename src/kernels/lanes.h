@@ -57,6 +57,23 @@ struct FloatLanes {
 
   template <Direction D>
   static Key rule_key(V v) { return v; }
+  static V raw_of(Key k) { return k; }
+  static constexpr bool kKeyInvertible = true;
+  // Columns try the fast update first (valid while no NaN is met: a NaN sends the tile to the
+  // exact update below), tracked by a running sum as in Summary.
+  static constexpr bool kFastColumns = true;
+  static constexpr bool kHasNan = true;
+  // One lane-wise update of the best b by the candidate c: one compare (the replace mask) and
+  // the value it selects in one pmax/pmin (b < c ? c : b, or c < b ? b : c for Last).
+  template <Direction D, bool Last>
+  static constexpr bool fast_keeps() { return false; }
+  template <Direction D, bool Last>
+  static M fast_step(Key c, Key& b) {
+    const M m = D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
+    if (D == Direction::Max) b = Last ? vmax(c, b) : vmax(b, c);
+    else b = Last ? vmin(c, b) : vmin(b, c);
+    return m;
+  }
   // Whether each candidate lane replaces the best lane under ArgRule<.., D, Last>.
   template <Direction D, bool Last>
   static M replaces(Key c, Key b) {
@@ -112,6 +129,27 @@ struct IntLanes {
 
   template <Direction D>
   static Key rule_key(V v) { return key(v); }
+  static V raw_of(Key k) {
+    if constexpr (sizeof(K) == 8 && K(-1) < 0 && T(-1) > 0)
+      return simd::bits<V>(k) ^ simd::splat<T>(T(1) << 63);
+    else
+      return k;
+  }
+  static constexpr bool kKeyInvertible = true;
+  static constexpr bool kFastColumns = true;  // exact: integers have no NaN
+  static constexpr bool kHasNan = false;
+  // One update: b = max(b, c) (min), and the mask from comparing the result, which needs no
+  // unsigned compare (x86 has none): "kept" (result == b) for the first-index rule, "replaced"
+  // (result == c) for the last-index rule. Equal integers have equal bits.
+  template <Direction D, bool Last>
+  static constexpr bool fast_keeps() { return !Last; }
+  template <Direction D, bool Last>
+  static M fast_step(Key c, Key& b) {
+    const Key n = vbetter<D>(b, c);
+    const M m = Last ? (n == c) : (n == b);
+    b = n;
+    return m;
+  }
 
   template <Direction D, bool Last>
   static M replaces(Key c, Key b) {
@@ -183,6 +221,15 @@ struct HalfLanes {
   static M replaces(Key c, Key b) {
     return D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
   }
+  // The key folds -0/+0 and NaN payloads: the raw bits are kept beside it.
+  static constexpr bool kKeyInvertible = false;
+  static V raw_of(Key k) { return simd::bits<V>(k); }  // unused
+  static constexpr bool kFastColumns = false;
+  static constexpr bool kHasNan = true;
+  template <Direction D, bool Last>
+  static constexpr bool fast_keeps() { return false; }
+  template <Direction D, bool Last>
+  static M fast_step(Key c, Key& b) { return replaces<D, Last>(c, b); }  // unused
 };
 
 template <DType D> struct LanesFor;

@@ -141,6 +141,42 @@ void widths_rows_offsets() {
       }
 }
 
+// Input beyond the cache threshold with more rows than one pass: the cache-blocked walk (column
+// blocks, a few rows per pass), with NaN in some columns.
+template <DType D>
+void cache_blocked() {
+  using L = typename ox::LanesFor<D>::type;
+  using Arg = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, true>;
+  using Max = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, false>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 977);
+  for (int64_t block : {Arg::kBlockColumns, Max::kBlockColumns})
+    for (int64_t width : {block + 1, 2 * block + Tiles<D>::tile - 1})
+      for (int64_t extra : {1, 3}) {
+        const int64_t rows = Arg::kCachedBytes / (width * static_cast<int64_t>(sizeof(RawOf<D>))) + extra;
+        REQUIRE(rows > Arg::kRowsPerPass);
+        Shifted<RawOf<D>> buf(rows * width, 1);
+        for (int64_t e = 0; e < rows * width; ++e) buf.data[e] = random_value<D>(rng, static_cast<Mix>(e % 3));
+        if constexpr (has_nan<D>())
+          for (int n = 0; n < 5; ++n) buf.data[rng() % static_cast<uint64_t>(rows * width)] = nans<D>()[n % nans<D>().size()];
+        check_grid<D>(buf.data, rows, width, width, rng, "cache-blocked");
+      }
+}
+
+// More rows in one call than one register pass tracks for 1- and 2-byte lanes (255, 65535).
+template <DType D>
+void long_columns() {
+  using L = typename ox::LanesFor<D>::type;
+  using Arg = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, true>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 1009);
+  const int64_t rows = Arg::kRelative ? Arg::kPassRows + 2 : 300;
+  const int64_t width = Tiles<D>::tile + 1;
+  std::vector<RawOf<D>> x(static_cast<size_t>(rows * width));
+  for (auto& e : x) e = random_value<D>(rng, Mix::Ties);
+  // Winners late in the column: past the first pass.
+  x[static_cast<size_t>((rows - 1) * width)] = ox::Traits<D>::highest();
+  check_grid<D>(x.data(), rows, width, width, rng, "long columns");
+}
+
 // NaN in every lane of the first tiles and of the overlapping last tile, in the first, a middle
 // and the last row; alone, and with a second NaN lower in the same column.
 template <DType D>
@@ -192,6 +228,8 @@ TEMPLATE_TEST_CASE("SIMD column kernels match the portable kernels and a trivial
   widths_rows_offsets<TestType::dtype>();
   nan_positions<TestType::dtype>();
   uniform_columns<TestType::dtype>();
+  cache_blocked<TestType::dtype>();
+  long_columns<TestType::dtype>();
 }
 
 TEST_CASE("SIMD ReduceMax columns over bool are uint8 max", "[simd][columns]") {
