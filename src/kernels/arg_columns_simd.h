@@ -139,8 +139,36 @@ struct ColumnScan {
     }
     return true;
   }
+  // A call of one row (a staged chunk of a wide [N,C,H,W] map is part of one row): straight
+  // from the state arrays to the state arrays, each int32 index vector selected by its mask.
+  template <int Tiles>
+  static void one_row(const Raw* p, int64_t row, Raw* best, int32_t* index) {
+    const simd::I32 rowv = simd::splat(static_cast<int32_t>(row));
+    for (int t = 0; t < Tiles; ++t) {
+      M m[kValueVectors];
+      for (int r = 0; r < kValueVectors; ++r) {
+        const int v = t * kValueVectors + r;
+        const V x_v = simd::load(p + v * kLanes), b = simd::load(best + v * kLanes);
+        m[r] = L::template replaces<D, Last>(L::template rule_key<D>(x_v), L::template rule_key<D>(b));
+        simd::store(best + v * kLanes, simd::select(m[r], x_v, b));
+      }
+      if constexpr (Index) {
+        simd::I32 im[kIndexVectors];
+        if constexpr (kValueVectors == 2)
+          im[0] = simd::index_masks(m[0], m[1]);
+        else
+          simd::index_masks(m[0], im);
+        for (int q = 0; q < kIndexVectors; ++q) {
+          int32_t* at = index + t * kTile + q * 4;
+          simd::store(at, simd::select(im[q], rowv, simd::load(at)));
+        }
+      }
+    }
+  }
+
   template <int Tiles>
   static void group(const Raw* x, int64_t rows, int64_t stride, int64_t first, Raw* best, int32_t* index) {
+    if (rows == 1) return one_row<Tiles>(x, first, best, index);
     for (int64_t k = 0; k < rows; k += kPassRows) {  // one pass, except relative rows beyond 254 / 65534
       const int64_t n = rows - k < kPassRows ? rows - k : kPassRows;
       if constexpr (L::kFastColumns)
