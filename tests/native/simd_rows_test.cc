@@ -31,7 +31,7 @@ struct Sizes {
     for (int64_t i = 1; i <= 2 * unrolled + lanes + 2; ++i) n.push_back(i);
     for (int64_t m : std::initializer_list<int64_t>{unrolled * 3, unrolled * 4, block / 2})
       for (int64_t d : std::initializer_list<int64_t>{-1, 0, 1}) n.push_back(m + d);
-    for (int64_t m : std::initializer_list<int64_t>{block, 2 * block, 3 * block})
+    for (int64_t m : std::initializer_list<int64_t>{block, 2 * block, 3 * block, 6 * block})
       for (int64_t d : std::initializer_list<int64_t>{-lanes - 1, -lanes, -1, 0, 1, lanes - 1, lanes, lanes + 1, unrolled + 3}) n.push_back(m + d);
     return n;
   }
