@@ -2,9 +2,9 @@
 // SIMD: vectorized across the row, whole rows compared lane-wise against the running best of
 // their columns. A group of columns keeps its best values (and winning rows) in registers over
 // the rows of the call, then stores them back to the state arrays.
-// Each lane applies ArgRule exactly (NaN wins, ties by position, -0 == +0): floats and integers
-// by a fast compare + pmax/max pass that a NaN sends back to the exact replaces() update;
-// float16/bfloat16 always through the exact update on their ordered keys.
+// Each lane applies ArgRule exactly (NaN wins, ties by position, -0 == +0): a fast compare +
+// max pass (float16/bfloat16 on ordered int16 keys) that a NaN sends back to the exact
+// replaces() update.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -67,8 +67,8 @@ struct ColumnScan {
 
   // Columns [0, Tiles * kTile) of x (row k at x + k * stride, rows <= kPassRows) against
   // best/index. The Fast pass updates with one compare and one pmax/max per vector and gives up
-  // (returns false, storing nothing) when the rows hold a NaN, or, for the last-index rule, when
-  // the state does; the exact pass applies replaces().
+  // (returns false, storing nothing) when the rows or the state hold a NaN; the exact pass
+  // applies replaces().
   template <int Tiles, bool Fast>
   static bool pass(const Raw* x, int64_t rows, int64_t stride, int64_t first, Raw* best, int32_t* index) {
     constexpr int NV = Tiles * kValueVectors;
@@ -79,9 +79,9 @@ struct ColumnScan {
     RV r[NV];
     for (int v = 0; v < NV; ++v) {
       b[v] = simd::load(best + v * kLanes);
-      bk[v] = L::template rule_key<D>(b[v]);
+      bk[v] = Fast ? L::template fast_key<D>(b[v]) : L::template rule_key<D>(b[v]);
       if constexpr (Guard) {
-        if (Last && simd::any(b[v] != b[v])) return false;  // only a NaN replaces a NaN
+        if (simd::any(L::nan_mask(b[v]))) return false;  // a NaN state: the exact rule decides
         guard[v] = V{};
       }
       if constexpr (Index) {
@@ -99,18 +99,22 @@ struct ColumnScan {
       const RV row = simd::splat(static_cast<RowLane>(kRelative ? k + 1 : first + k));
       for (int v = 0; v < NV; ++v) {
         const V x_v = simd::load(p + v * kLanes);
-        const Key c = L::template rule_key<D>(x_v);
         M m;
         if constexpr (Fast) {
-          m = L::template fast_step<D, Last>(c, bk[v]);
-          if constexpr (Guard) guard[v] += x_v;
+          m = L::template fast_step<D, Last>(L::template fast_key<D>(x_v), bk[v]);
+          if constexpr (!kKeyOnly) b[v] = Keeps ? simd::select(m, b[v], x_v) : simd::select(m, x_v, b[v]);
+          if constexpr (Guard) guard[v] = L::guard_step(guard[v], x_v);
         } else {
+          const Key c = L::template rule_key<D>(x_v);
           m = L::template replaces<D, Last>(c, bk[v]);
           bk[v] = simd::select(m, c, bk[v]);
           if constexpr (!kKeyOnly) b[v] = simd::select(m, x_v, b[v]);
         }
         if constexpr (Index) {
-          const RV hit = Keeps ? row & ~simd::bits<RV>(m) : row & simd::bits<RV>(m);
+          // row where replaced, else 0 (an and / andnot: with the mask hidden, clang cannot turn
+          // it into a select, three instructions in V8).
+          const RV mo = simd::opaque(simd::bits<RV>(m));
+          const RV hit = Keeps ? row & ~mo : row & mo;
           if constexpr (sizeof(Raw) == 8)
             r[v] = Keeps ? simd::select(m, r[v], row) : simd::select(m, row, r[v]);
           else
@@ -119,8 +123,8 @@ struct ColumnScan {
       }
     }
     if constexpr (Guard) {
-      M nan_seen = guard[0] != guard[0];
-      for (int v = 1; v < NV; ++v) nan_seen |= guard[v] != guard[v];
+      M nan_seen = L::guard_nan(guard[0]);
+      for (int v = 1; v < NV; ++v) nan_seen |= L::guard_nan(guard[v]);
       if (simd::any(nan_seen)) return false;
     }
     for (int v = 0; v < NV; ++v) simd::store(best + v * kLanes, kKeyOnly ? L::raw_of(bk[v]) : b[v]);
