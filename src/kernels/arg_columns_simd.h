@@ -201,7 +201,7 @@ struct ColumnScan {
   // so memory is read as a few sequential runs at a time instead of one stream per row (21 rows
   // 1 MiB apart in the [1,21,512,512] case). Input in cache (a staged chunk) keeps every row of
   // the call in one register pass.
-  static constexpr int64_t kRowsPerPass = 4;
+  static constexpr int64_t kRowsPerPass = kRelative ? 16 : 4;  // narrow lanes merge rows once per pass
   static constexpr int64_t kCachedBytes = 256 * 1024;
   static constexpr int64_t kBlockColumns =
       (16384 / (sizeof(Raw) + (Index ? 4 : 0))) / (kGroup * kTile) * (kGroup * kTile);
