@@ -11,5 +11,5 @@ printf '#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n' > "$out/main.c
 export NODE_PATH=/usr/share/nodejs
 em++ -std=c++17 -O2 -msimd128 -fexceptions -Isrc -Itests/native -I"$out/include" "$out/main.cc" \
   tests/native/simd_*_test.cc src/core/dtype.cc src/kernels/registry.cc src/exec/execution.cc src/plan/plan.cc \
-  -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sEXIT_RUNTIME=1 -o "$out/simd_tests.js"
-node "$out/simd_tests.js" "$@"
+  -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sEXIT_RUNTIME=1 -o "$out/simd_tests.cjs"
+node "$out/simd_tests.cjs" "$@"  # .cjs: the package is "type": "module"
