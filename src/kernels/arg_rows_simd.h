@@ -14,10 +14,8 @@
 
 namespace ox {
 
-#ifndef OX_ROW_BLOCK_BYTES
-#define OX_ROW_BLOCK_BYTES 4096
-#endif
-constexpr int64_t kRowBlockBytes = OX_ROW_BLOCK_BYTES;
+// 4 KiB: the rescan stays in L1; 1-8 KiB measured alike on the logits rows.
+constexpr int64_t kRowBlockBytes = 4096;
 
 template <class L, class Rule, bool Index>
 struct RowScan {
