@@ -3,6 +3,7 @@
 #include <emscripten/bind.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "core/half.h"
@@ -127,6 +128,60 @@ int axes_is_input(int opset_given, double opset) {
   return ox::reduce_axes_is_input(v) ? 1 : 0;
 }
 
+// ---- kernel-only timing for bench/kernels.mjs (no wire, no copies, no JS in the loop) ----------
+
+// Runs a plan `reps` times over input already in wasm memory: start() (state reset) and feed()
+// in chunks of `chunk` elements (0 = all at once), then, when `out` is not 0, write_output() of
+// the whole output there. Returns 0, or 1 with lastError() set.
+int bench_kernel(int kind, int dtype, int select_last, double outer, double reduce, double inner, uintptr_t in,
+                 double chunk, uintptr_t out, int reps) {
+  ox::Plan plan;
+  plan.kind = static_cast<ox::PlanKind>(kind);
+  plan.select_last = select_last != 0;
+  plan.input_dtype = plan.output_dtype = static_cast<ox::DType>(dtype);
+  if (plan.kind == ox::PlanKind::ArgMax || plan.kind == ox::PlanKind::ArgMin) plan.output_dtype = ox::DType::Int64;
+  plan.outer = static_cast<int64_t>(outer);
+  plan.reduce = static_cast<int64_t>(reduce);
+  plan.inner = static_cast<int64_t>(inner);
+  plan.input_count = plan.outer * plan.reduce * plan.inner;
+  plan.output_count = plan.kind == ox::PlanKind::Hardmax ? plan.input_count : plan.outer * plan.inner;
+  const int64_t step = chunk > 0 ? static_cast<int64_t>(chunk) : plan.input_count;
+  const int size = ox::dtype_size(plan.input_dtype);
+  static ox::Execution run;
+  for (int r = 0; r < reps; ++r) {
+    ox::Status s = run.start(plan);
+    if (!s.is_ok()) return fail(s.message());
+    for (int64_t at = 0; at < plan.input_count; at += step)
+      run.feed(reinterpret_cast<const char*>(in) + at * size, plan.input_count - at < step ? plan.input_count - at : step);
+    if (out) run.write_output(reinterpret_cast<void*>(out), 0, plan.output_count);
+  }
+  return 0;
+}
+
+// The plain streaming-max loop the kernels are measured against: float32 f32x4.pmax with four
+// accumulators over `count` floats, `reps` times (no NaN handling: the bandwidth yardstick).
+float bench_stream_max(uintptr_t in, double count, int reps) {
+  typedef float f32x4 __attribute__((vector_size(16)));
+  const float* x = reinterpret_cast<const float*>(in);
+  const int64_t n = static_cast<int64_t>(count);
+  float result = 0;
+  for (int r = 0; r < reps; ++r) {
+    f32x4 a[4];
+    for (auto& v : a) std::memcpy(&v, x, 16);
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+      for (int u = 0; u < 4; ++u) {
+        f32x4 v;
+        std::memcpy(&v, x + i + 4 * u, 16);
+        a[u] = a[u] < v ? v : a[u];
+      }
+    for (; i < n; ++i) a[0][0] = a[0][0] < x[i] ? x[i] : a[0][0];
+    for (int u = 1; u < 4; ++u) a[0] = a[0] < a[u] ? a[u] : a[0];
+    result += a[0][0] + a[0][1] + a[0][2] + a[0][3];
+  }
+  return result;
+}
+
 std::string last_error() { return g_last_error; }
 uintptr_t request_address() { return reinterpret_cast<uintptr_t>(g_request_words); }
 int request_capacity() { return ox::kMaxWireWords; }
@@ -143,6 +198,8 @@ EMSCRIPTEN_BINDINGS(onnx_extrema) {
   emscripten::function("_lastError", &last_error);
   emscripten::function("_nodeLabel", &node_label);
   emscripten::function("_axesIsInput", &axes_is_input);
+  emscripten::function("_benchKernel", &bench_kernel);
+  emscripten::function("_benchStreamMax", &bench_stream_max);
   emscripten::constant("WIRE_VERSION", ox::kWireVersion);
   emscripten::constant("MAX_RANK", ox::kMaxRank);
   emscripten::constant("MAX_LISTED", ox::kMaxListed);

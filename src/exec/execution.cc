@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/half.h"
+#include "kernels/one_hot.h"
 
 namespace ox {
 namespace {
@@ -113,24 +114,36 @@ void Execution::write_output(void* destination, int64_t begin, int64_t count) co
 // One-hot rows: element (o, r, i) is 1 when r is the winning index of (o, i), else 0.
 void Execution::write_hardmax(char* out, int64_t begin, int64_t count) const {
   const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());
-  const int64_t inner = plan_.inner, row_span = plan_.reduce * plan_.inner;
+  const int64_t inner = plan_.inner, reduce = plan_.reduce;
   const int size = input_size_;
-  char one[8];
+  uint64_t one = 0;  // the output type's 1.0, as bits
   switch (plan_.output_dtype) {
-    case DType::Float32: { const float v = 1.0f; std::memcpy(one, &v, 4); break; }
-    case DType::Float64: { const double v = 1.0; std::memcpy(one, &v, 8); break; }
-    case DType::Float16: { const uint16_t v = Float16Format::kOne; std::memcpy(one, &v, 2); break; }
-    default: { const uint16_t v = BFloat16Format::kOne; std::memcpy(one, &v, 2); break; }
+    case DType::Float32: { const float v = 1.0f; std::memcpy(&one, &v, 4); break; }
+    case DType::Float64: { const double v = 1.0; std::memcpy(&one, &v, 8); break; }
+    case DType::Float16: one = Float16Format::kOne; break;
+    default: one = BFloat16Format::kOne; break;
   }
-  std::memset(out, 0, static_cast<size_t>(count * size));
+  if (inner == 1) {  // each row of `reduce` elements holds a single 1
+    std::memset(out, 0, static_cast<size_t>(count * size));
+    for (int64_t o = begin / reduce; o * reduce < begin + count; ++o) {
+      const int64_t at = o * reduce + index[o] - begin;
+      if (at >= 0 && at < count) std::memcpy(out + at * size, &one, static_cast<size_t>(size));
+    }
+    return;
+  }
+  // Row segments (o, r, [i, i + run)) compare the winners of (o, i..) with r, vector-wise.
+  int64_t o = begin / (reduce * inner), r = (begin / inner) % reduce, i = begin % inner;
   for (int64_t k = 0; k < count;) {
-    const int64_t e = begin + k;
-    const int64_t o = e / row_span, r = (e % row_span) / inner, i = e % inner;
-    const int64_t run = min64(count - k, inner - i);  // the rest of this row, within the range
+    const int64_t run = min64(count - k, inner - i);
     const int32_t* winners = index + o * inner + i;
-    for (int64_t j = 0; j < run; ++j)
-      if (winners[j] == r) std::memcpy(out + (k + j) * size, one, size);
+    const int32_t row = static_cast<int32_t>(r);
+    char* at = out + k * size;
+    if (size == 2) one_hot_row(reinterpret_cast<uint16_t*>(at), winners, run, row, static_cast<uint16_t>(one));
+    else if (size == 4) one_hot_row(reinterpret_cast<uint32_t*>(at), winners, run, row, static_cast<uint32_t>(one));
+    else one_hot_row(reinterpret_cast<uint64_t*>(at), winners, run, row, one);
     k += run;
+    i = 0;
+    if (++r == reduce) r = 0, ++o;
   }
 }
 

@@ -1,21 +1,37 @@
 #include "kernels/registry.h"
 
+#include "kernels/arg_columns_simd.h"
 #include "kernels/arg_portable.h"
+#include "kernels/arg_rows_simd.h"
+#include "kernels/lanes.h"
 #include "kernels/max_portable.h"
 #include "kernels/traits.h"
 
 namespace ox {
 namespace {
 
-template <class Rule>
+// Below these sizes the portable loops win: a row shorter than a few vectors, a row of columns
+// narrower than one SIMD tile.
+template <class L>
+constexpr int64_t min_simd_row() { return 2 * L::kLanes; }
+
+template <class Rule, class L>
 struct ArgKernels {
   using Raw = typename Rule::Raw;
+  using Rows = RowScan<L, Rule, true>;
+  using Columns = ColumnScan<L, Rule, true>;
   static void rows(const void* x, int64_t n, int64_t length, int64_t first, void* best, int32_t* index) {
-    arg_rows_portable<Rule>(static_cast<const Raw*>(x), n, length, first, static_cast<Raw*>(best), index);
+    const Raw* in = static_cast<const Raw*>(x);
+    Raw* b = static_cast<Raw*>(best);
+    if (length < min_simd_row<L>()) return arg_rows_portable<Rule>(in, n, length, first, b, index);
+    for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, first, b + k, index + k);
   }
   static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first, void* best,
                       int32_t* index) {
-    arg_columns_portable<Rule>(static_cast<const Raw*>(x), n, width, stride, first, static_cast<Raw*>(best), index);
+    const Raw* in = static_cast<const Raw*>(x);
+    Raw* b = static_cast<Raw*>(best);
+    if (width < Columns::kTile) return arg_columns_portable<Rule>(in, n, width, stride, first, b, index);
+    Columns::run(in, n, width, stride, first, b, index);
   }
   static void fill_start(void* best, int64_t count) {
     Raw* b = static_cast<Raw*>(best);
@@ -24,14 +40,25 @@ struct ArgKernels {
   static KernelSet set() { return {&rows, &columns, &fill_start, true}; }
 };
 
-template <class Tr>
+// ReduceMax is ArgMax's value under the first-index rule: the first NaN sticks, and among equal
+// maxima (-0, +0) the first one's bits stay. So it runs the arg scans without their index.
+template <class Tr, class L>
 struct MaxKernels {
   using Raw = typename Tr::Raw;
+  using Rule = ArgRule<Tr, Direction::Max, false>;
+  using Rows = RowScan<L, Rule, false>;
+  using Columns = ColumnScan<L, Rule, false>;
   static void rows(const void* x, int64_t n, int64_t length, int64_t, void* acc, int32_t*) {
-    max_rows_portable<Tr>(static_cast<const Raw*>(x), n, length, static_cast<Raw*>(acc));
+    const Raw* in = static_cast<const Raw*>(x);
+    Raw* a = static_cast<Raw*>(acc);
+    if (length < min_simd_row<L>()) return max_rows_portable<Tr>(in, n, length, a);
+    for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, 0, a + k, nullptr);
   }
   static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t, void* acc, int32_t*) {
-    max_columns_portable<Tr>(static_cast<const Raw*>(x), n, width, stride, static_cast<Raw*>(acc));
+    const Raw* in = static_cast<const Raw*>(x);
+    Raw* a = static_cast<Raw*>(acc);
+    if (width < Columns::kTile) return max_columns_portable<Tr>(in, n, width, stride, a);
+    Columns::run(in, n, width, stride, 0, a, nullptr);
   }
   static void fill_start(void* acc, int64_t count) {
     Raw* a = static_cast<Raw*>(acc);
@@ -43,16 +70,17 @@ struct MaxKernels {
 template <DType D>
 KernelSet kernels_for(PlanKind kind, bool last) {
   using Tr = Traits<D>;
+  using L = typename LanesFor<D>::type;
   switch (kind) {
     case PlanKind::ArgMax:
     case PlanKind::Hardmax:
-      return last ? ArgKernels<ArgRule<Tr, Direction::Max, true>>::set()
-                  : ArgKernels<ArgRule<Tr, Direction::Max, false>>::set();
+      return last ? ArgKernels<ArgRule<Tr, Direction::Max, true>, L>::set()
+                  : ArgKernels<ArgRule<Tr, Direction::Max, false>, L>::set();
     case PlanKind::ArgMin:
-      return last ? ArgKernels<ArgRule<Tr, Direction::Min, true>>::set()
-                  : ArgKernels<ArgRule<Tr, Direction::Min, false>>::set();
+      return last ? ArgKernels<ArgRule<Tr, Direction::Min, true>, L>::set()
+                  : ArgKernels<ArgRule<Tr, Direction::Min, false>, L>::set();
     case PlanKind::ReduceMax:
-      return MaxKernels<Tr>::set();
+      return MaxKernels<Tr, L>::set();
     case PlanKind::Identity:
       break;
   }

@@ -59,6 +59,9 @@ enum class Direction { Max, Min };
 template <class Tr, Direction D, bool Last>
 struct ArgRule {
   using Raw = typename Tr::Raw;
+  using ValueTraits = Tr;
+  static constexpr Direction kDirection = D;
+  static constexpr bool kLast = Last;
   static Raw identity() { return D == Direction::Max ? Tr::lowest() : Tr::highest(); }
   static bool better(Raw candidate, Raw best) {
     return D == Direction::Max ? Tr::greater(candidate, best) : Tr::greater(best, candidate);

@@ -1,0 +1,130 @@
+// Kernel-only speed in wasm: each case runs the execution (state reset + kernels, + Hardmax
+// write-out) on input already in wasm memory, through the _benchKernel hook, so no copy and no
+// JS is timed. Beside each case, in the same run and interleaved round by round, a plain
+// streaming-max loop (f32x4.pmax, 4 accumulators) over the same bytes gives the bandwidth
+// yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
+// machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
+//   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET]
+// --chunk feeds the input in chunks of that many bytes, as js/engine.js stages it (256 KiB).
+import { readFile } from 'node:fs/promises';
+const dist = process.env.OX_DIST ?? new URL('../dist/', import.meta.url).pathname;
+const { default: createOxModule } = await import(dist + 'ox.mjs');
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const a = args.find((s) => s.startsWith(`--${name}=`));
+  return a ? Number(a.split('=')[1]) : fallback;
+};
+const filter = args.find((s) => !s.startsWith('--')) ?? '';
+const ROUNDS = option('rounds', 21);
+const CHUNK_BYTES = option('chunk', 0);
+const TARGET_MS = option('ms', 3);
+
+const KIND = { ArgMax: 0, ArgMin: 1, ReduceMax: 2, Hardmax: 3 };
+const DTYPE = {
+  float32: [1, 4], uint8: [2, 1], int8: [3, 1], uint16: [4, 2], int16: [5, 2], int32: [6, 4], int64: [7, 8],
+  bool: [9, 1], float16: [10, 2], float64: [11, 8], uint32: [12, 4], uint64: [13, 8], bfloat16: [16, 2],
+};
+
+// name, op, dtype, [outer, reduce, inner], select_last
+const CASES = [];
+const add = (name, op, dtype, shape, last = 0) => CASES.push({ name, op, dtype, shape, last });
+for (const t of ['float32', 'float16', 'bfloat16', 'float64', 'int32', 'uint8']) {
+  add(`argmax_vocab_32k.${t}`, 'ArgMax', t, [1, 32000, 1]);
+  add(`argmax_rows.${t}`, 'ArgMax', t, [4096, 1024, 1]);
+  add(`argmax_seg.${t}`, 'ArgMax', t, [1, 21, 262144]);
+  add(`reducemax_rows.${t}`, 'ReduceMax', t, [4096, 1024, 1]);
+  add(`reducemax_channels.${t}`, 'ReduceMax', t, [8, 256, 3136]);
+}
+add('argmax_vocab_8x128k.float32', 'ArgMax', 'float32', [8, 128256, 1]);
+add('argmin_rows.float32', 'ArgMin', 'float32', [4096, 1024, 1]);
+add('argmax_rows_last.float32', 'ArgMax', 'float32', [4096, 1024, 1], 1);
+add('argmax_cls.float32', 'ArgMax', 'float32', [64, 1000, 1]);
+add('reducemax_spatial.float32', 'ReduceMax', 'float32', [2048, 3136, 1]);
+add('reducemax_all.float32', 'ReduceMax', 'float32', [1, 4096 * 4096, 1]);
+add('hardmax_last.float32', 'Hardmax', 'float32', [4096, 1024, 1]);
+add('hardmax_channels.float32', 'Hardmax', 'float32', [1, 21, 262144]);
+add('argmax_int64_rows', 'ArgMax', 'int64', [4096, 1024, 1]);
+add('argmax_short_rows.float32', 'ArgMax', 'float32', [262144, 5, 1]);
+add('argmax_short_columns.float32', 'ArgMax', 'float32', [65536, 4, 5]);
+add('tiny.float32', 'ArgMax', 'float32', [1, 10, 1]);
+
+const M = await createOxModule({ wasmBinary: await readFile(dist + 'ox.wasm') });
+
+function fillRandom(ptr, bytes, dtype) {
+  const heap = M.HEAPU8;
+  let seed = 12345;
+  const next = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 16777216;
+  if (dtype === 'float32') {
+    const f = new Float32Array(heap.buffer, ptr, bytes / 4);
+    for (let i = 0; i < f.length; i += 1) f[i] = (next() - 0.5) * 100;
+  } else if (dtype === 'float64') {
+    const f = new Float64Array(heap.buffer, ptr, bytes / 8);
+    for (let i = 0; i < f.length; i += 1) f[i] = (next() - 0.5) * 100;
+  } else if (dtype === 'float16' || dtype === 'bfloat16') {
+    const u = new Uint16Array(heap.buffer, ptr, bytes / 2);
+    const inf = dtype === 'float16' ? 0x7c00 : 0x7f80;
+    for (let i = 0; i < u.length; i += 1) {
+      const magnitude = Math.floor(next() * inf); // finite values of both signs
+      u[i] = (next() < 0.5 ? 0x8000 : 0) | magnitude;
+    }
+  } else {
+    for (let i = 0; i < bytes; i += 1) heap[ptr + i] = Math.floor(next() * 256);
+  }
+}
+
+function timeOnce(fn, reps) {
+  const t0 = process.hrtime.bigint();
+  fn(reps);
+  return Number(process.hrtime.bigint() - t0) / 1e3 / reps; // µs per call
+}
+
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+const quartiles = (a) => {
+  const q = [...a].sort((x, y) => x - y);
+  return `${q[Math.floor((q.length - 1) / 4)].toFixed(2)}-${q[Math.ceil((3 * (q.length - 1)) / 4)].toFixed(2)}`;
+};
+const fmt = (v, d = 1) => (v >= 100 ? v.toFixed(0) : v.toFixed(d));
+
+console.log(`rounds ${ROUNDS}, chunk ${CHUNK_BYTES ? CHUNK_BYTES + ' bytes' : 'whole input'}, node ${process.version}`);
+console.log('| case | shape | bytes | kernel µs (median) | kernel GB/s median (best) | stream GB/s median (best) | ratio median (quartiles) | ratio of bests |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const c of CASES) {
+  if (filter && !filter.split(',').some((f) => c.name.includes(f))) continue;
+  const [code, size] = DTYPE[c.dtype];
+  const [outer, reduce, inner] = c.shape;
+  const count = outer * reduce * inner;
+  const bytes = count * size;
+  const input = M._malloc(bytes + 16);
+  const outBytes = c.op === 'Hardmax' ? bytes : 0;
+  const output = outBytes ? M._malloc(outBytes) : 0;
+  fillRandom(input, bytes, c.dtype);
+  const chunk = CHUNK_BYTES ? Math.max(1, Math.floor(CHUNK_BYTES / size)) : 0;
+  const kernel = (reps) => {
+    if (M._benchKernel(KIND[c.op], code, c.last, outer, reduce, inner, input, chunk, output, reps) !== 0)
+      throw new Error(M._lastError());
+  };
+  const floats = Math.floor(bytes / 4);
+  const stream = (reps) => M._benchStreamMax(input, floats, reps);
+  // Warm up (V8 compiles wasm with Liftoff first and tiers hot functions up to TurboFan), then
+  // calibrate reps so one sample takes about TARGET_MS.
+  for (let w = 0; w < 20; w += 1) kernel(1), stream(1);
+  const calibrate = (fn) => Math.max(1, Math.round((TARGET_MS * 1000) / Math.max(timeOnce(fn, 3), 0.01)));
+  const kReps = calibrate(kernel), sReps = calibrate(stream);
+  const k = [], s = [], ratio = [];
+  for (let r = 0; r < ROUNDS; r += 1) {
+    // Adjacent samples, alternating order: load from other processes hits both alike.
+    let kt, st;
+    if (r % 2) (kt = timeOnce(kernel, kReps)), (st = timeOnce(stream, sReps));
+    else (st = timeOnce(stream, sReps)), (kt = timeOnce(kernel, kReps));
+    k.push(bytes / kt / 1e3);
+    s.push(bytes / st / 1e3);
+    ratio.push(st / kt);
+  }
+  const best = (a) => Math.max(...a);
+  console.log(`| ${c.name} | ${c.op} [${c.shape}]${c.last ? ' last' : ''} | ${bytes} | ${fmt(bytes / median(k) / 1e3, 2)} | ` +
+    `${fmt(median(k))} (${fmt(best(k))}) | ${fmt(median(s))} (${fmt(best(s))}) | ${median(ratio).toFixed(2)} ` +
+    `(${quartiles(ratio)}) | ${(best(k) / best(s)).toFixed(2)} |`);
+  M._free(input);
+  if (output) M._free(output);
+}

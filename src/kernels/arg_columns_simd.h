@@ -1,0 +1,223 @@
+// ArgMax / ArgMin / ReduceMax over columns (the reduced axis has `inner` elements after it) in
+// SIMD: vectorized across the row, whole rows compared lane-wise against the running best of
+// their columns. A group of columns keeps its best values (and winning rows) in registers over
+// the rows of the call, then stores them back to the state arrays.
+// Each lane applies ArgRule exactly (NaN wins, ties by position, -0 == +0): a fast compare +
+// max pass (float16/bfloat16 on ordered int16 keys) that a NaN sends back to the exact
+// replaces() update.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/lanes.h"
+#include "kernels/traits.h"
+
+namespace ox {
+
+template <class L, class Rule, bool Index>
+struct ColumnScan {
+  using Raw = typename L::Raw;
+  using V = typename L::V;
+  using M = typename L::M;
+  using Key = typename L::Key;
+  static constexpr Direction D = Rule::kDirection;
+  static constexpr bool Last = Rule::kLast;
+  static constexpr int kLanes = L::kLanes;
+  // A tile is whole value vectors covering whole int32x4 index vectors (4 lanes, or 8, 16).
+  static constexpr int kTile = kLanes < 4 ? 4 : kLanes;
+  static constexpr int kValueVectors = kTile / kLanes;
+  static constexpr int kIndexVectors = kTile / 4;
+  // The winning row of each lane is tracked in a vector of the value's lane width, so a compare
+  // mask selects it directly (no widening in the row loop): the absolute row for 4- and 8-byte
+  // lanes; for 1- and 2-byte lanes 1 + the row within the pass, 0 meaning "not replaced",
+  // merged into the int32 indices once per pass. Rows only grow, so below 8 bytes the update
+  // is max(rows, row & mask): two ops where a select takes three on x86.
+  static constexpr bool kRelative = sizeof(Raw) <= 2;
+  using RowLane = typename std::conditional<kRelative, typename std::make_unsigned<typename simd::SignedOf<sizeof(Raw)>::type>::type,
+                                            typename simd::SignedOf<sizeof(Raw)>::type>::type;
+  using RV = simd::Vec<RowLane>;
+  static constexpr int64_t kPassRows = kRelative ? static_cast<int64_t>(static_cast<RowLane>(-1)) - 1 : INT64_MAX;
+  // The fast pass pays off over several rows; a call of one row (the staged [N,C,H,W] case) takes
+  // the exact update directly.
+  static constexpr int64_t kFastRows = 4;
+  static constexpr bool kKeyOnly = L::kKeyInvertible;  // else the raw bits are kept beside the key
+  static constexpr int kRegs = kValueVectors * ((kKeyOnly ? 1 : 2) + (Index ? 1 : 0));
+  static constexpr int kGroup = kRegs >= 8 ? 1 : (8 / kRegs > 4 ? 4 : 8 / kRegs);  // tiles in registers
+
+  // The rows of lanes [4q, 4q + 4) of a tile's row vectors, as int32.
+  static simd::I32 rows_of(const RV* r, int q) {
+    if constexpr (sizeof(Raw) == 8) {
+      return __builtin_shufflevector(simd::bits<simd::I32>(r[0]), simd::bits<simd::I32>(r[1]), 0, 2, 4, 6);
+    } else if constexpr (sizeof(Raw) == 4) {
+      return simd::bits<simd::I32>(r[0]);
+    } else if constexpr (sizeof(Raw) == 2) {  // zero-extend four u16 lanes
+      const simd::Vec<uint16_t> z{}, v = simd::bits<simd::Vec<uint16_t>>(r[0]);
+      return q == 0 ? simd::bits<simd::I32>(__builtin_shufflevector(v, z, 0, 8, 1, 8, 2, 8, 3, 8))
+                    : simd::bits<simd::I32>(__builtin_shufflevector(v, z, 4, 8, 5, 8, 6, 8, 7, 8));
+    } else {  // zero-extend four u8 lanes
+      const simd::Vec<uint8_t> z{}, v = simd::bits<simd::Vec<uint8_t>>(r[0]);
+      switch (q) {
+        case 0: return simd::bits<simd::I32>(__builtin_shufflevector(v, z, 0, 16, 16, 16, 1, 16, 16, 16, 2, 16, 16, 16, 3, 16, 16, 16));
+        case 1: return simd::bits<simd::I32>(__builtin_shufflevector(v, z, 4, 16, 16, 16, 5, 16, 16, 16, 6, 16, 16, 16, 7, 16, 16, 16));
+        case 2: return simd::bits<simd::I32>(__builtin_shufflevector(v, z, 8, 16, 16, 16, 9, 16, 16, 16, 10, 16, 16, 16, 11, 16, 16, 16));
+        default: return simd::bits<simd::I32>(__builtin_shufflevector(v, z, 12, 16, 16, 16, 13, 16, 16, 16, 14, 16, 16, 16, 15, 16, 16, 16));
+      }
+    }
+  }
+
+  // Columns [0, Tiles * kTile) of x (row k at x + k * stride, rows <= kPassRows) against
+  // best/index. The Fast pass updates with one compare and one pmax/max per vector and gives up
+  // (returns false, storing nothing) when the rows or the state hold a NaN; the exact pass
+  // applies replaces().
+  template <int Tiles, bool Fast>
+  static bool pass(const Raw* x, int64_t rows, int64_t stride, int64_t first, Raw* best, int32_t* index) {
+    constexpr int NV = Tiles * kValueVectors;
+    constexpr bool Guard = Fast && L::kHasNan;
+    constexpr bool Keeps = Fast && L::template fast_keeps<D, Last>();  // the mask says "kept"
+    V b[NV], guard[NV];
+    Key bk[NV];
+    RV r[NV];
+    for (int v = 0; v < NV; ++v) {
+      b[v] = simd::load(best + v * kLanes);
+      bk[v] = Fast ? L::template fast_key<D>(b[v]) : L::template rule_key<D>(b[v]);
+      if constexpr (Guard) {
+        if (simd::any(L::nan_mask(b[v]))) return false;  // a NaN state: the exact rule decides
+        guard[v] = V{};
+      }
+      if constexpr (Index) {
+        if constexpr (kRelative) {
+          r[v] = RV{};
+        } else if constexpr (sizeof(Raw) == 4) {
+          r[v] = simd::bits<RV>(simd::load(index + v * 4));
+        } else {  // two int32 indices sign-extended to int64 lanes
+          r[v] = RV{index[v * 2], index[v * 2 + 1]};
+        }
+      }
+    }
+    for (int64_t k = 0; k < rows; ++k) {
+      const Raw* p = x + k * stride;
+      const RV row = simd::splat(static_cast<RowLane>(kRelative ? k + 1 : first + k));
+      for (int v = 0; v < NV; ++v) {
+        const V x_v = simd::load(p + v * kLanes);
+        M m;
+        if constexpr (Fast) {
+          m = L::template fast_step<D, Last>(L::template fast_key<D>(x_v), bk[v]);
+          if constexpr (!kKeyOnly) b[v] = Keeps ? simd::select(m, b[v], x_v) : simd::select(m, x_v, b[v]);
+          if constexpr (Guard) guard[v] = L::guard_step(guard[v], x_v);
+        } else {
+          const Key c = L::template rule_key<D>(x_v);
+          m = L::template replaces<D, Last>(c, bk[v]);
+          bk[v] = simd::select(m, c, bk[v]);
+          if constexpr (!kKeyOnly) b[v] = simd::select(m, x_v, b[v]);
+        }
+        if constexpr (Index) {
+          // row where replaced, else 0 (an and / andnot: with the mask hidden, clang cannot turn
+          // it into a select, three instructions in V8).
+          const RV mo = simd::opaque(simd::bits<RV>(m));
+          const RV hit = Keeps ? row & ~mo : row & mo;
+          if constexpr (sizeof(Raw) == 8)
+            r[v] = Keeps ? simd::select(m, r[v], row) : simd::select(m, row, r[v]);
+          else
+            r[v] = vmax(r[v], hit);
+        }
+      }
+    }
+    if constexpr (Guard) {
+      M nan_seen = L::guard_nan(guard[0]);
+      for (int v = 1; v < NV; ++v) nan_seen |= L::guard_nan(guard[v]);
+      if (simd::any(nan_seen)) return false;
+    }
+    for (int v = 0; v < NV; ++v) simd::store(best + v * kLanes, kKeyOnly ? L::raw_of(bk[v]) : b[v]);
+    if constexpr (Index) {
+      for (int t = 0; t < Tiles; ++t)
+        for (int q = 0; q < kIndexVectors; ++q) {
+          const simd::I32 rows_q = rows_of(r + t * kValueVectors, q);
+          int32_t* at = index + t * kTile + q * 4;
+          if constexpr (kRelative) {
+            const simd::I32 set = rows_q != simd::I32{};
+            simd::store(at, simd::select(set, rows_q + simd::splat(static_cast<int32_t>(first - 1)), simd::load(at)));
+          } else {
+            simd::store(at, rows_q);
+          }
+        }
+    }
+    return true;
+  }
+  // A call of one row (a staged chunk of a wide [N,C,H,W] map is part of one row): straight
+  // from the state arrays to the state arrays, each int32 index vector selected by its mask.
+  template <int Tiles>
+  static void one_row(const Raw* p, int64_t row, Raw* best, int32_t* index) {
+    const simd::I32 rowv = simd::splat(static_cast<int32_t>(row));
+    for (int t = 0; t < Tiles; ++t) {
+      M m[kValueVectors];
+      for (int r = 0; r < kValueVectors; ++r) {
+        const int v = t * kValueVectors + r;
+        const V x_v = simd::load(p + v * kLanes), b = simd::load(best + v * kLanes);
+        m[r] = L::template replaces<D, Last>(L::template rule_key<D>(x_v), L::template rule_key<D>(b));
+        simd::store(best + v * kLanes, simd::select(m[r], x_v, b));
+      }
+      if constexpr (Index) {
+        simd::I32 im[kIndexVectors];
+        if constexpr (kValueVectors == 2)
+          im[0] = simd::index_masks(m[0], m[1]);
+        else
+          simd::index_masks(m[0], im);
+        for (int q = 0; q < kIndexVectors; ++q) {
+          int32_t* at = index + t * kTile + q * 4;
+          simd::store(at, simd::select(im[q], rowv, simd::load(at)));
+        }
+      }
+    }
+  }
+
+  template <int Tiles>
+  static void group(const Raw* x, int64_t rows, int64_t stride, int64_t first, Raw* best, int32_t* index) {
+    if (rows == 1) return one_row<Tiles>(x, first, best, index);
+    for (int64_t k = 0; k < rows; k += kPassRows) {  // one pass, except relative rows beyond 254 / 65534
+      const int64_t n = rows - k < kPassRows ? rows - k : kPassRows;
+      if constexpr (L::kFastColumns)
+        if (n >= kFastRows && pass<Tiles, true>(x + k * stride, n, stride, first + k, best, index)) continue;
+      pass<Tiles, false>(x + k * stride, n, stride, first + k, best, index);
+    }
+  }
+
+  // `rows` rows of `width` >= kTile elements, `stride` apart; row k has index first + k. A width
+  // that is not a whole number of tiles ends with a tile overlapping the one before: walking the
+  // same rows again from the state they produced leaves it unchanged, under either tie rule.
+  static void sweep(const Raw* x, int64_t rows, int64_t width, int64_t stride, int64_t first, Raw* best,
+                    int32_t* index) {
+    int64_t j = 0;
+    for (; j + kGroup * kTile <= width; j += kGroup * kTile)
+      group<kGroup>(x + j, rows, stride, first, best + j, Index ? index + j : nullptr);
+    for (; j + kTile <= width; j += kTile) group<1>(x + j, rows, stride, first, best + j, Index ? index + j : nullptr);
+    if (j < width) {
+      j = width - kTile;
+      group<1>(x + j, rows, stride, first, best + j, Index ? index + j : nullptr);
+    }
+  }
+
+  // Input larger than the caches (a whole tensor already in wasm memory, fed at once) is walked
+  // cache-blocked: a block of columns whose state stays in L1 takes kRowsPerPass rows per pass,
+  // so memory is read as a few sequential runs at a time instead of one stream per row (21 rows
+  // 1 MiB apart in the [1,21,512,512] case). Input in cache (a staged chunk) keeps every row of
+  // the call in one register pass.
+  static constexpr int64_t kRowsPerPass = kRelative ? 16 : 4;  // narrow lanes merge rows once per pass
+  static constexpr int64_t kCachedBytes = 256 * 1024;
+  static constexpr int64_t kBlockColumns =
+      (16384 / (sizeof(Raw) + (Index ? 4 : 0))) / (kGroup * kTile) * (kGroup * kTile);
+
+  static void run(const Raw* x, int64_t rows, int64_t width, int64_t stride, int64_t first, Raw* best,
+                  int32_t* index) {
+    if (rows <= kRowsPerPass || rows * stride * static_cast<int64_t>(sizeof(Raw)) <= kCachedBytes)
+      return sweep(x, rows, width, stride, first, best, index);
+    for (int64_t j = 0; j < width;) {
+      const int64_t w = width - j < kBlockColumns + kTile ? width - j : kBlockColumns;  // no sliver left
+      for (int64_t k = 0; k < rows; k += kRowsPerPass)
+        sweep(x + k * stride + j, rows - k < kRowsPerPass ? rows - k : kRowsPerPass, w, stride, first + k, best + j,
+              Index ? index + j : nullptr);
+      j += w;
+    }
+  }
+};
+
+}  // namespace ox

@@ -1,0 +1,137 @@
+// 16-byte vectors written once with GCC/Clang vector extensions: SSE2 natively (so the Catch2
+// suite runs the very kernel logic), wasm simd128 under em++ -msimd128. Only any_true uses an
+// intrinsic, where a portable spelling would cost two lane extracts in wasm.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#if defined(__EMSCRIPTEN__) && !defined(__wasm_simd128__)
+#error "build with -msimd128: without it em++ silently scalarizes the vector kernels"
+#endif
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+namespace ox {
+namespace simd {
+
+constexpr int kBytes = 16;
+
+template <class T>
+struct VecOf {
+  typedef T type __attribute__((vector_size(kBytes)));
+};
+template <class T>
+using Vec = typename VecOf<T>::type;
+
+// The signed integer of a size: comparison masks have lanes of this type.
+template <int Size> struct SignedOf;
+template <> struct SignedOf<1> { using type = int8_t; };
+template <> struct SignedOf<2> { using type = int16_t; };
+template <> struct SignedOf<4> { using type = int32_t; };
+template <> struct SignedOf<8> { using type = int64_t; };
+template <class T>
+using MaskOf = Vec<typename SignedOf<sizeof(T)>::type>;
+
+using I8 = Vec<int8_t>;
+using I16 = Vec<int16_t>;
+using I32 = Vec<int32_t>;
+using I64 = Vec<int64_t>;
+using U64 = Vec<uint64_t>;
+
+// Pointers are only 8-aligned: every access goes through memcpy (one v128.load / movdqu).
+template <class T>
+inline Vec<T> load(const T* p) {
+  Vec<T> v;
+  std::memcpy(&v, p, kBytes);
+  return v;
+}
+template <class T>
+inline void store(T* p, Vec<T> v) {
+  std::memcpy(p, &v, kBytes);
+}
+// A brace list of identical lanes: clang emits one splat. (A lane-by-lane loop went through the
+// stack with a store-forwarding stall per lane, and was not hoisted out of loops.)
+template <class T, size_t... I>
+inline Vec<T> splat_lanes(T x, std::index_sequence<I...>) {
+  return Vec<T>{((void)I, x)...};
+}
+template <class T>
+inline Vec<T> splat(T x) {
+  return splat_lanes(x, std::make_index_sequence<kBytes / sizeof(T)>());
+}
+// Reinterprets the 16 bytes (no conversion).
+template <class To, class From>
+inline To bits(From v) {
+  static_assert(sizeof(To) == kBytes && sizeof(From) == kBytes, "16-byte vectors only");
+  To t;
+  std::memcpy(&t, &v, kBytes);
+  return t;
+}
+
+// True when any bit of the vector is set (a comparison mask has some lane true).
+template <class V>
+inline bool any(V v) {
+#if defined(__wasm_simd128__)
+  return wasm_v128_any_true(bits<v128_t>(v));
+#else
+  const U64 u = bits<U64>(v);
+  return (u[0] | u[1]) != 0;
+#endif
+}
+
+// Hides how v was computed from the optimizer. Where a max and a compare of the same values
+// meet, clang rewrites the max as a select on the compare: one v128.bitselect, which V8 emits
+// as three x86 instructions, instead of one pmax/pmaxsw.
+template <class V>
+inline V opaque(V v) {
+#if defined(__wasm__)
+  __asm__("" : "+r"(v));
+#elif defined(__SSE2__)
+  __asm__("" : "+x"(v));
+#endif
+  return v;
+}
+
+// Lane-wise select: mask lanes are all-ones or all-zeros (a comparison result).
+template <class V, class M>
+inline V select(M mask, V yes, V no) {
+  const M y = bits<M>(yes), n = bits<M>(no);
+  return bits<V>((y & mask) | (n & ~mask));
+}
+
+// Folds all lanes of v with f (associative, commutative) into every lane, by swapping halves,
+// then quarters, ... down to the lane size: log2(lanes) shuffles, no lane extracts or branches.
+template <class V, class F>
+inline V fold_lanes(V v, F f) {
+  constexpr int lane = sizeof(v[0]);
+  v = f(v, bits<V>(__builtin_shufflevector(bits<I32>(v), bits<I32>(v), 2, 3, 0, 1)));
+  if constexpr (lane <= 4) v = f(v, bits<V>(__builtin_shufflevector(bits<I32>(v), bits<I32>(v), 1, 0, 3, 2)));
+  if constexpr (lane <= 2) v = f(v, bits<V>(__builtin_shufflevector(bits<I16>(v), bits<I16>(v), 1, 0, 3, 2, 5, 4, 7, 6)));
+  if constexpr (lane == 1)
+    v = f(v, bits<V>(__builtin_shufflevector(bits<I8>(v), bits<I8>(v), 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)));
+  return v;
+}
+
+// Comparison masks of any lane size turned into int32 lane masks, four lanes per I32, in lane
+// order: how a mask over values drives the int32 index vectors. A mask lane is all ones or all
+// zeros, so repeating its bytes widens it: one shuffle per I32 (punpck / i8x16.shuffle).
+inline void index_masks(I8 m, I32 out[4]) {
+  out[0] = bits<I32>(__builtin_shufflevector(m, m, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3));
+  out[1] = bits<I32>(__builtin_shufflevector(m, m, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7));
+  out[2] = bits<I32>(__builtin_shufflevector(m, m, 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11));
+  out[3] = bits<I32>(__builtin_shufflevector(m, m, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15));
+}
+inline void index_masks(I16 m, I32 out[2]) {
+  out[0] = bits<I32>(__builtin_shufflevector(m, m, 0, 0, 1, 1, 2, 2, 3, 3));
+  out[1] = bits<I32>(__builtin_shufflevector(m, m, 4, 4, 5, 5, 6, 6, 7, 7));
+}
+inline void index_masks(I32 m, I32 out[1]) { out[0] = m; }
+inline I32 index_masks(I64 m0, I64 m1) {  // the low halves of two 64-bit masks
+  const I32 a = bits<I32>(m0), b = bits<I32>(m1);
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+}
+
+}  // namespace simd
+}  // namespace ox

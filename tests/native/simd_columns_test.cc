@@ -1,0 +1,246 @@
+// The SIMD column kernels (the reduced axis has inner elements after it) against the portable
+// kernels and a trivial per-column loop, for every dtype, ArgMax/ArgMin with both select_last
+// values and ReduceMax: widths around each tile and register group, misaligned starts, row
+// strides wider than the width, NaN in every lane and row position, signed zeros, infinities,
+// type extremes, ties, and the state carried across calls split the way the chunk walker splits
+// them (part of a row, whole rows).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "kernels/arg_columns_simd.h"
+#include "kernels/arg_portable.h"
+#include "kernels/lanes.h"
+#include "kernels/max_portable.h"
+#include "simd_support.h"
+
+using namespace simdtest;
+using ox::Direction;
+using ox::PlanKind;
+
+namespace {
+
+template <DType D>
+struct Tiles {
+  using L = typename ox::LanesFor<D>::type;
+  using Rule = ox::ArgRule<ox::Traits<D>, Direction::Max, false>;
+  static constexpr int64_t tile = ox::ColumnScan<L, Rule, true>::kTile;
+  static constexpr int64_t group = tile * ox::ColumnScan<L, Rule, true>::kGroup;
+  static constexpr int64_t max_group = tile * ox::ColumnScan<L, Rule, false>::kGroup;
+
+  static std::vector<int64_t> widths() {
+    std::vector<int64_t> w;
+    const int64_t top = std::max(group, max_group) * 2 + tile + 2;
+    for (int64_t i = 1; i <= top; ++i) w.push_back(i);
+    for (int64_t i : {top + 29, 4 * top + 1}) w.push_back(i);
+    return w;
+  }
+};
+
+template <DType D, Direction Dir, bool Last>
+void portable_arg(const RawOf<D>* x, int64_t rows, int64_t width, int64_t stride, RawOf<D>* best, int32_t* index) {
+  using Rule = ox::ArgRule<ox::Traits<D>, Dir, Last>;
+  for (int64_t j = 0; j < width; ++j) best[j] = Rule::identity(), index[j] = 0;
+  ox::arg_columns_portable<Rule>(x, rows, width, stride, 0, best, index);
+}
+template <DType D>
+void portable_arg(const RawOf<D>* x, int64_t rows, int64_t width, int64_t stride, bool max, bool last,
+                  RawOf<D>* best, int32_t* index) {
+  if (max) return last ? portable_arg<D, Direction::Max, true>(x, rows, width, stride, best, index)
+                       : portable_arg<D, Direction::Max, false>(x, rows, width, stride, best, index);
+  return last ? portable_arg<D, Direction::Min, true>(x, rows, width, stride, best, index)
+              : portable_arg<D, Direction::Min, false>(x, rows, width, stride, best, index);
+}
+
+// Feeds the rows x width grid in row-major chunks of random sizes, calling the column kernel as
+// the execution walker does: part of one row (rows = 1, a column offset), or whole rows.
+template <class R>
+void walk_chunks(const ox::KernelSet& k, const R* x, int64_t rows, int64_t width, int64_t stride, R* best,
+                 int32_t* index, std::mt19937_64& rng) {
+  int64_t position = 0;
+  const int64_t total = rows * width;
+  while (position < total) {
+    const int64_t chunk = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * width + 3));
+    const int64_t r = position / width, i = position % width;
+    int64_t take;
+    if (i != 0 || chunk < width) {
+      take = std::min(chunk, width - i);
+      k.columns(x + r * stride + i, 1, take, stride, r, best + i, index ? index + i : nullptr);
+    } else {
+      const int64_t whole = std::min(chunk / width, rows - r);
+      take = whole * width;
+      k.columns(x + r * stride, whole, width, stride, r, best, index);
+    }
+    position += take;
+  }
+}
+
+template <DType D>
+void check_grid(const RawOf<D>* x, int64_t rows, int64_t width, int64_t stride, std::mt19937_64& rng,
+                const std::string& what) {
+  using R = RawOf<D>;
+  INFO(name(D) << " rows " << rows << " width " << width << " stride " << stride << " " << what);
+  const size_t w = static_cast<size_t>(width);
+  std::vector<R> column(static_cast<size_t>(rows));
+  for (int kind = 0; kind < 2; ++kind)
+    for (int last = 0; last < 2; ++last) {
+      const bool max = kind == 0;
+      INFO((max ? "ArgMax" : "ArgMin") << " select_last " << last);
+      const ox::KernelSet k = kernels(max ? PlanKind::ArgMax : PlanKind::ArgMin, D, last);
+      std::vector<R> best(w), split_best(w), ref_best(w);
+      std::vector<int32_t> index(w, 0), split_index(w, 0), ref_index(w, 0);
+      k.fill_start(best.data(), width);
+      k.columns(x, rows, width, stride, 0, best.data(), index.data());
+      k.fill_start(split_best.data(), width);
+      walk_chunks(k, x, rows, width, stride, split_best.data(), split_index.data(), rng);
+      portable_arg<D>(x, rows, width, stride, max, last, ref_best.data(), ref_index.data());
+      for (int64_t j = 0; j < width; ++j) {
+        for (int64_t r = 0; r < rows; ++r) column[static_cast<size_t>(r)] = x[r * stride + j];
+        const int64_t trivial = trivial_arg<D>(column.data(), rows, max, last);
+        const size_t s = static_cast<size_t>(j);
+        INFO("column " << j);
+        CHECK(index[s] == trivial);
+        CHECK(index[s] == ref_index[s]);
+        CHECK(split_index[s] == trivial);
+        CHECK(same_bits(best[s], ref_best[s]));
+        CHECK(same_bits(best[s], column[static_cast<size_t>(trivial)]));
+        CHECK(same_bits(split_best[s], ref_best[s]));
+      }
+    }
+  if constexpr (D != DType::Int16 && D != DType::Uint16) {
+    INFO("ReduceMax");
+    const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
+    std::vector<R> acc(w), split_acc(w), ref(w, ox::Traits<D>::lowest());
+    k.fill_start(acc.data(), width);
+    k.columns(x, rows, width, stride, 0, acc.data(), nullptr);
+    k.fill_start(split_acc.data(), width);
+    walk_chunks<R>(k, x, rows, width, stride, split_acc.data(), nullptr, rng);
+    ox::max_columns_portable<ox::Traits<D>>(x, rows, width, stride, ref.data());
+    for (int64_t j = 0; j < width; ++j) {
+      for (int64_t r = 0; r < rows; ++r) column[static_cast<size_t>(r)] = x[r * stride + j];
+      const size_t s = static_cast<size_t>(j);
+      INFO("column " << j << " got " << bits_text(acc[s]) << " portable " << bits_text(ref[s]));
+      CHECK(same_bits(acc[s], ref[s]));
+      CHECK(same_bits(split_acc[s], ref[s]));
+      CHECK(same_bits(acc[s], trivial_max<D>(column.data(), rows)));
+    }
+  }
+}
+
+template <DType D>
+void widths_rows_offsets() {
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 6151);
+  for (int64_t width : Tiles<D>::widths())
+    for (int64_t rows : {1, 2, 3, 7})
+      for (int offset = 0; offset < 4; ++offset) {
+        const Mix mix = static_cast<Mix>((width + rows + offset) % 3);
+        const int64_t stride = width + (offset == 3 ? 5 : 0);
+        Shifted<RawOf<D>> buf(rows * stride, offset);
+        for (int64_t e = 0; e < rows * stride; ++e) buf.data[e] = random_value<D>(rng, mix);
+        check_grid<D>(buf.data, rows, width, stride, rng, "offset " + std::to_string(offset));
+      }
+}
+
+// Input beyond the cache threshold with more rows than one pass: the cache-blocked walk (column
+// blocks, a few rows per pass), with NaN in some columns.
+template <DType D>
+void cache_blocked() {
+  using L = typename ox::LanesFor<D>::type;
+  using Arg = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, true>;
+  using Max = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, false>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 977);
+  for (int64_t block : {Arg::kBlockColumns, Max::kBlockColumns})
+    for (int64_t width : {block + 1, 2 * block + Tiles<D>::tile - 1})
+      for (int64_t extra : {1, 3}) {
+        const int64_t rows = std::max<int64_t>(Arg::kCachedBytes / (width * static_cast<int64_t>(sizeof(RawOf<D>))),
+                                               Arg::kRowsPerPass) + extra;
+        Shifted<RawOf<D>> buf(rows * width, 1);
+        for (int64_t e = 0; e < rows * width; ++e) buf.data[e] = random_value<D>(rng, static_cast<Mix>(e % 3));
+        if constexpr (has_nan<D>())
+          for (int n = 0; n < 5; ++n) buf.data[rng() % static_cast<uint64_t>(rows * width)] = nans<D>()[n % nans<D>().size()];
+        check_grid<D>(buf.data, rows, width, width, rng, "cache-blocked");
+      }
+}
+
+// More rows in one call than one register pass tracks for 1- and 2-byte lanes (255, 65535).
+template <DType D>
+void long_columns() {
+  using L = typename ox::LanesFor<D>::type;
+  using Arg = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, true>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 1009);
+  const int64_t rows = Arg::kRelative ? Arg::kPassRows + 2 : 300;
+  const int64_t width = Tiles<D>::tile + 1;
+  std::vector<RawOf<D>> x(static_cast<size_t>(rows * width));
+  for (auto& e : x) e = random_value<D>(rng, Mix::Ties);
+  // Winners late in the column: past the first pass.
+  x[static_cast<size_t>((rows - 1) * width)] = ox::Traits<D>::highest();
+  check_grid<D>(x.data(), rows, width, width, rng, "long columns");
+}
+
+// NaN in every lane of the first tiles and of the overlapping last tile, in the first, a middle
+// and the last row; alone, and with a second NaN lower in the same column.
+template <DType D>
+void nan_positions() {
+  if constexpr (has_nan<D>()) {
+    std::mt19937_64 rng(static_cast<uint64_t>(D) * 3571);
+    const auto payloads = nans<D>();
+    size_t payload = 0;
+    const int64_t rows = 5;
+    for (int64_t width : {Tiles<D>::tile, Tiles<D>::tile + 3, Tiles<D>::group + Tiles<D>::tile + 1}) {
+      for (int64_t col = 0; col < width; ++col)
+        for (int64_t row : {int64_t{0}, int64_t{2}, rows - 1})
+          for (int pair = 0; pair < 2; ++pair) {
+            const int offset = static_cast<int>(rng() % 4);
+            Shifted<RawOf<D>> buf(rows * width, offset);
+            for (int64_t e = 0; e < rows * width; ++e) buf.data[e] = random_value<D>(rng, pair ? Mix::Ties : Mix::Specials);
+            buf.data[row * width + col] = payloads[payload++ % payloads.size()];
+            if (pair && row + 1 < rows) buf.data[(rows - 1) * width + col] = payloads[payload++ % payloads.size()];
+            check_grid<D>(buf.data, rows, width, width, rng,
+                          "NaN at row " + std::to_string(row) + " column " + std::to_string(col) + (pair ? " (+ last row)" : ""));
+          }
+    }
+  }
+}
+
+// Columns of one repeated value and of two specials in random places (signed zeros, infinities,
+// extremes, NaN payloads).
+template <DType D>
+void uniform_columns() {
+  using R = RawOf<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 421);
+  std::vector<R> values = specials<D>();
+  for (R v : nans<D>()) values.push_back(v);
+  const int64_t rows = 6, width = Tiles<D>::group + 3;
+  for (R a : values)
+    for (R b : values) {
+      std::vector<R> x(static_cast<size_t>(rows * width));
+      for (auto& e : x) e = rng() % 3 ? a : b;
+      check_grid<D>(x.data(), rows, width, width, rng, "mix of " + bits_text(a) + " and " + bits_text(b));
+    }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("SIMD column kernels match the portable kernels and a trivial loop", "[simd][columns]",
+                   Tag<DType::Float32>, Tag<DType::Float64>, Tag<DType::Float16>, Tag<DType::BFloat16>,
+                   Tag<DType::Int8>, Tag<DType::Uint8>, Tag<DType::Int16>, Tag<DType::Uint16>, Tag<DType::Int32>,
+                   Tag<DType::Uint32>, Tag<DType::Int64>, Tag<DType::Uint64>) {
+  widths_rows_offsets<TestType::dtype>();
+  nan_positions<TestType::dtype>();
+  uniform_columns<TestType::dtype>();
+  cache_blocked<TestType::dtype>();
+  long_columns<TestType::dtype>();
+}
+
+TEST_CASE("SIMD ReduceMax columns over bool are uint8 max", "[simd][columns]") {
+  const ox::KernelSet k = kernels(PlanKind::ReduceMax, DType::Bool, false);
+  for (int64_t width : {int64_t{15}, int64_t{16}, int64_t{17}, int64_t{40}}) {
+    const int64_t rows = 3;
+    std::vector<uint8_t> x(static_cast<size_t>(rows * width), 0);
+    for (int64_t j = 0; j < width; j += 3) x[static_cast<size_t>((j % rows) * width + j)] = 1;
+    std::vector<uint8_t> acc(static_cast<size_t>(width));
+    k.fill_start(acc.data(), width);
+    k.columns(x.data(), rows, width, width, 0, acc.data(), nullptr);
+    for (int64_t j = 0; j < width; ++j) CHECK(acc[static_cast<size_t>(j)] == (j % 3 == 0 ? 1 : 0));
+  }
+}

@@ -1,0 +1,270 @@
+// The SIMD row kernels (reduced axis innermost) against the portable kernels and a trivial loop,
+// for every dtype, ArgMax/ArgMin with both select_last values and ReduceMax: lengths around each
+// vector, unroll and block size, misaligned starts, NaN in every position, signed zeros,
+// infinities, type extremes, ties, and state carried across calls that split a row anywhere.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "kernels/arg_portable.h"
+#include "kernels/arg_rows_simd.h"
+#include "kernels/lanes.h"
+#include "kernels/max_portable.h"
+#include "simd_support.h"
+
+using namespace simdtest;
+using ox::Direction;
+using ox::PlanKind;
+
+namespace {
+
+template <DType D>
+struct Sizes {
+  using L = typename ox::LanesFor<D>::type;
+  static constexpr int64_t lanes = L::kLanes;
+  static constexpr int64_t unrolled = L::kLanes * L::kUnroll;
+  static constexpr int64_t block = ox::kRowBlockBytes / sizeof(RawOf<D>);
+
+  // Lengths equal to, below, just above and multiples of the vector, unroll and block sizes.
+  static std::vector<int64_t> lengths() {
+    std::vector<int64_t> n;
+    for (int64_t i = 1; i <= 2 * unrolled + lanes + 2; ++i) n.push_back(i);
+    for (int64_t m : std::initializer_list<int64_t>{unrolled * 3, unrolled * 4, block / 2})
+      for (int64_t d : std::initializer_list<int64_t>{-1, 0, 1}) n.push_back(m + d);
+    for (int64_t m : std::initializer_list<int64_t>{block, 2 * block, 3 * block, 6 * block})
+      for (int64_t d : std::initializer_list<int64_t>{-lanes - 1, -lanes, -1, 0, 1, lanes - 1, lanes, lanes + 1, unrolled + 3}) n.push_back(m + d);
+    return n;
+  }
+};
+
+template <DType D, Direction Dir, bool Last>
+void portable_arg(const RawOf<D>* x, int64_t n, RawOf<D>* best, int32_t* index) {
+  using Rule = ox::ArgRule<ox::Traits<D>, Dir, Last>;
+  *best = Rule::identity();
+  *index = 0;
+  ox::arg_rows_portable<Rule>(x, 1, n, 0, best, index);
+}
+template <DType D>
+void portable_arg(const RawOf<D>* x, int64_t n, bool max, bool last, RawOf<D>* best, int32_t* index) {
+  if (max) return last ? portable_arg<D, Direction::Max, true>(x, n, best, index)
+                       : portable_arg<D, Direction::Max, false>(x, n, best, index);
+  return last ? portable_arg<D, Direction::Min, true>(x, n, best, index)
+              : portable_arg<D, Direction::Min, false>(x, n, best, index);
+}
+
+// Random cut points in [1, n): the pieces a staging buffer may deliver.
+std::vector<int64_t> cuts(int64_t n, std::mt19937_64& rng) {
+  std::vector<int64_t> c = {0};
+  const int pieces = static_cast<int>(rng() % 5);
+  for (int p = 0; p < pieces && n > 1; ++p) c.push_back(1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(n - 1)));
+  c.push_back(n);
+  std::sort(c.begin(), c.end());
+  return c;
+}
+
+// Every kind over one row: the registry's kernels (whole row, and split at random points with
+// the state carried) against the portable kernels and the trivial loop.
+template <DType D>
+void check_row(const RawOf<D>* x, int64_t n, std::mt19937_64& rng, const std::string& what) {
+  using R = RawOf<D>;
+  INFO(name(D) << " length " << n << " " << what);
+  const std::vector<int64_t> split = cuts(n, rng);
+  for (int kind = 0; kind < 2; ++kind)
+    for (int last = 0; last < 2; ++last) {
+      const bool max = kind == 0;
+      INFO((max ? "ArgMax" : "ArgMin") << " select_last " << last);
+      const ox::KernelSet k = kernels(max ? PlanKind::ArgMax : PlanKind::ArgMin, D, last);
+      R best, split_best, ref_best;
+      int32_t index = 0, split_index = 0, ref_index = 0;
+      k.fill_start(&best, 1);
+      k.rows(x, 1, n, 0, &best, &index);
+      k.fill_start(&split_best, 1);
+      for (size_t p = 0; p + 1 < split.size(); ++p)
+        k.rows(x + split[p], 1, split[p + 1] - split[p], split[p], &split_best, &split_index);
+      portable_arg<D>(x, n, max, last, &ref_best, &ref_index);
+      const int64_t trivial = trivial_arg<D>(x, n, max, last);
+      CHECK(index == trivial);
+      CHECK(index == ref_index);
+      CHECK(split_index == trivial);
+      CHECK(same_bits(best, ref_best));
+      CHECK(same_bits(best, x[trivial]));
+      CHECK(same_bits(split_best, ref_best));
+    }
+  if constexpr (D != DType::Int16 && D != DType::Uint16) {  // ReduceMax has no int16/uint16
+    INFO("ReduceMax");
+    const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
+    R acc, split_acc, ref = ox::Traits<D>::lowest();
+    k.fill_start(&acc, 1);
+    k.rows(x, 1, n, 0, &acc, nullptr);
+    k.fill_start(&split_acc, 1);
+    for (size_t p = 0; p + 1 < split.size(); ++p)
+      k.rows(x + split[p], 1, split[p + 1] - split[p], split[p], &split_acc, nullptr);
+    ox::max_rows_portable<ox::Traits<D>>(x, 1, n, &ref);
+    INFO("got " << bits_text(acc) << " split " << bits_text(split_acc) << " portable " << bits_text(ref));
+    CHECK(same_bits(acc, ref));
+    CHECK(same_bits(split_acc, ref));
+    CHECK(same_bits(acc, trivial_max<D>(x, n)));
+  }
+}
+
+template <DType D>
+void fill(RawOf<D>* x, int64_t n, std::mt19937_64& rng, Mix mix) {
+  for (int64_t i = 0; i < n; ++i) x[i] = random_value<D>(rng, mix);
+}
+
+// Lengths x offsets x value mixes, no NaN.
+template <DType D>
+void lengths_and_offsets() {
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
+  for (int64_t n : Sizes<D>::lengths())
+    for (int offset = 0; offset < 4; ++offset)
+      for (Mix mix : {Mix::Ties, Mix::Specials, Mix::Wide}) {
+        Shifted<RawOf<D>> buf(n, offset);
+        fill<D>(buf.data, n, rng, mix);
+        check_row<D>(buf.data, n, rng, "offset " + std::to_string(offset) + " mix " + std::to_string(int(mix)));
+      }
+}
+
+// NaN at every lane of the first vectors, the last vectors, and around each block boundary;
+// alone, with a second NaN later, and in rows whose other values tie.
+template <DType D>
+void nan_positions() {
+  if constexpr (has_nan<D>()) {
+    using Z = Sizes<D>;
+    std::mt19937_64 rng(static_cast<uint64_t>(D) * 104729);
+    const auto payloads = nans<D>();
+    size_t payload = 0;
+    for (int64_t n : {Z::lanes, Z::lanes + 1, Z::unrolled, Z::unrolled + Z::lanes + 3, Z::block, Z::block + 1,
+                      Z::block + Z::lanes + 3, 2 * Z::block + Z::unrolled - 1, 3 * Z::block + 2}) {
+      std::vector<int64_t> where;
+      for (int64_t p = 0; p < std::min<int64_t>(n, 2 * Z::unrolled + 1); ++p) where.push_back(p);
+      for (int64_t p = std::max<int64_t>(0, n - 2 * Z::lanes - 1); p < n; ++p) where.push_back(p);
+      for (int64_t m = Z::block; m < n; m += Z::block)
+        for (int64_t p = m - Z::lanes - 1; p <= m + Z::lanes; ++p)
+          if (p >= 0 && p < n) where.push_back(p);
+      for (int64_t p : where)
+        for (int pair = 0; pair < 2; ++pair) {
+          const int offset = static_cast<int>(rng() % 4);
+          Shifted<RawOf<D>> buf(n, offset);
+          fill<D>(buf.data, n, rng, pair ? Mix::Ties : Mix::Specials);
+          buf.data[p] = payloads[payload++ % payloads.size()];
+          std::string what = "NaN at " + std::to_string(p);
+          if (pair && p + 1 < n) {
+            const int64_t q = p + 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(n - p - 1));
+            buf.data[q] = payloads[payload++ % payloads.size()];
+            what += " and " + std::to_string(q);
+          }
+          check_row<D>(buf.data, n, rng, what);
+        }
+    }
+  }
+}
+
+// Rows of one repeated value, of signed zeros, of infinities, of type extremes.
+template <DType D>
+void uniform_rows() {
+  using R = RawOf<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 31337);
+  std::vector<R> values = specials<D>();
+  for (R v : nans<D>()) values.push_back(v);
+  for (int64_t n : {int64_t{5}, Sizes<D>::unrolled + 1, Sizes<D>::block + 3}) {
+    for (R v : values) {
+      std::vector<R> x(static_cast<size_t>(n), v);
+      check_row<D>(x.data(), n, rng, "all " + bits_text(v));
+    }
+    // Two values in random places: every pair of specials, e.g. -0 among +0, -inf among +inf.
+    for (R a : values)
+      for (R b : values) {
+        std::vector<R> x(static_cast<size_t>(n));
+        for (auto& e : x) e = rng() % 3 ? a : b;
+        check_row<D>(x.data(), n, rng, "mix of " + bits_text(a) + " and " + bits_text(b));
+      }
+  }
+  if constexpr (std::is_floating_point<R>::value || D == DType::Float16 || D == DType::BFloat16) {
+    // Signed zeros with negative values only: the zero wins, and which zero decides the bits.
+    for (int64_t n : {Sizes<D>::lanes * 2, Sizes<D>::block + 7})
+      for (int rep = 0; rep < 20; ++rep) {
+        std::vector<R> x(static_cast<size_t>(n));
+        for (auto& e : x) {
+          const uint64_t u = rng() % 8;
+          e = u == 0 ? from_double<D>(-0.0) : u == 1 ? from_double<D>(0.0) : from_double<D>(-1.0 - double(u));
+        }
+        check_row<D>(x.data(), n, rng, "signed zeros");
+      }
+  }
+}
+
+// Monotone rows make every block a new winner (the rescan path on each block).
+template <DType D>
+void monotone_rows() {
+  using R = RawOf<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 7);
+  const int64_t n = 2 * Sizes<D>::block + 5;
+  std::vector<R> up(static_cast<size_t>(n)), down(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    // Steps small enough for 8-bit types to saturate into ties, which is fine: still monotone.
+    const double v = D == DType::Int8 || D == DType::Uint8 ? double(i / 40) : double(i) * 0.25;
+    up[static_cast<size_t>(i)] = from_double<D>(D == DType::Int8 ? v - 100 : v);
+    down[static_cast<size_t>(n - 1 - i)] = up[static_cast<size_t>(i)];
+  }
+  check_row<D>(up.data(), n, rng, "increasing");
+  check_row<D>(down.data(), n, rng, "decreasing");
+}
+
+// Several rows in one call, each continuing its own state.
+template <DType D>
+void many_rows_per_call() {
+  using R = RawOf<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 99991);
+  for (int64_t n : {int64_t{3}, Sizes<D>::lanes * 2, Sizes<D>::unrolled + 5, Sizes<D>::block + 1}) {
+    const int64_t rows = 7;
+    std::vector<R> x(static_cast<size_t>(rows * n));
+    fill<D>(x.data(), rows * n, rng, Mix::Specials);
+    if constexpr (has_nan<D>()) x[static_cast<size_t>(rng() % (rows * n))] = nans<D>()[0];
+    for (int kind = 0; kind < 2; ++kind)
+      for (int last = 0; last < 2; ++last) {
+        const ox::KernelSet k = kernels(kind ? PlanKind::ArgMin : PlanKind::ArgMax, D, last);
+        std::vector<R> best(static_cast<size_t>(rows));
+        std::vector<int32_t> index(static_cast<size_t>(rows), 0);
+        k.fill_start(best.data(), rows);
+        k.rows(x.data(), rows, n, 0, best.data(), index.data());
+        for (int64_t r = 0; r < rows; ++r) {
+          INFO(name(D) << " row " << r << " of length " << n << " kind " << kind << " last " << last);
+          CHECK(index[static_cast<size_t>(r)] == trivial_arg<D>(x.data() + r * n, n, kind == 0, last));
+        }
+      }
+  }
+}
+
+template <DType D>
+void all_row_checks() {
+  lengths_and_offsets<D>();
+  nan_positions<D>();
+  uniform_rows<D>();
+  monotone_rows<D>();
+  many_rows_per_call<D>();
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("SIMD row kernels match the portable kernels and a trivial loop", "[simd][rows]",
+                   Tag<DType::Float32>, Tag<DType::Float64>, Tag<DType::Float16>, Tag<DType::BFloat16>,
+                   Tag<DType::Int8>, Tag<DType::Uint8>, Tag<DType::Int16>, Tag<DType::Uint16>, Tag<DType::Int32>,
+                   Tag<DType::Uint32>, Tag<DType::Int64>, Tag<DType::Uint64>) {
+  all_row_checks<TestType::dtype>();
+}
+
+TEST_CASE("SIMD ReduceMax rows over bool are uint8 max", "[simd][rows]") {
+  std::mt19937_64 rng(5);
+  for (int64_t n : {int64_t{1}, int64_t{15}, int64_t{16}, int64_t{17}, int64_t{4095}, int64_t{4096}, int64_t{4097}}) {
+    for (int ones = 0; ones < 3; ++ones) {
+      std::vector<uint8_t> x(static_cast<size_t>(n), 0);
+      if (ones) x[static_cast<size_t>(ones == 1 ? n - 1 : rng() % n)] = 1;
+      const ox::KernelSet k = kernels(PlanKind::ReduceMax, DType::Bool, false);
+      uint8_t acc;
+      k.fill_start(&acc, 1);
+      k.rows(x.data(), 1, n, 0, &acc, nullptr);
+      CHECK(acc == (ones ? 1 : 0));
+    }
+  }
+}
