@@ -87,6 +87,8 @@ void Execution::feed(const void* data, int64_t count) {
 }
 
 void Execution::write_output(void* destination, int64_t begin, int64_t count) const {
+  // Nothing to write; also keeps the plan arithmetic below away from an empty (zero-size) plan.
+  if (count <= 0) return;
   char* out = static_cast<char*>(destination);
   const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());
   switch (plan_.kind) {
