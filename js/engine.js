@@ -179,6 +179,33 @@ function feedInput(s, input) {
   }
 }
 
+// A wide column plan (ArgMax over the channels of [1, 21, 512, 512]) streams as column tiles, so
+// the running state of a tile's columns stays in cache while all its rows pass over it: for each
+// outer slice, left to right, columns [c, c + width) of every reduced row are copied into the
+// staging buffer packed row after row (reduce x w), then reduced. The core picks the width
+// (src/exec/execution.h: column_tile_width) and checks the order.
+function feedTiles(s, input, width) {
+  const { M, staging } = s;
+  const words = M.HEAPF64;
+  const h = s.response + M.HARDMAX_WORDS;
+  const outer = words[h], reduce = words[h + 1], inner = words[h + 2];
+  const viewName = HEAP_VIEW.get(input.cls);
+  const source = viewName ? input.data : bytesOf(input.data);
+  const unit = viewName ? 1 : input.info.bytes; // source entries per element
+  const rowStep = inner * unit;
+  for (let o = 0; o < outer; o += 1) {
+    for (let c = 0; c < inner; c += width) {
+      const w = Math.min(width, inner - c);
+      const length = w * unit;
+      const view = M[viewName ?? 'HEAPU8'];
+      let from = (o * reduce * inner + c) * unit;
+      for (let r = 0, to = staging / view.BYTES_PER_ELEMENT; r < reduce; r += 1, from += rowStep, to += length)
+        view.set(source.subarray(from, from + length), to);
+      check(M, M._feedTile(staging, o, c, w));
+    }
+  }
+}
+
 // What prepare() wrote about the output.
 function response(s) {
   const words = s.M.HEAPF64;
@@ -257,7 +284,11 @@ function compute(s, header, input, fed) {
   const r = response(s);
   const data = input.data;
   if (r.identity) return resultTensor(r.type, new input.cls(data), r.dims); // a copy, same class
-  if (!fed) feedInput(s, input);
+  if (!fed) {
+    const tileWidth = M.HEAPF64[s.response + M.TILE_WIDTH_WORD];
+    if (tileWidth > 0) feedTiles(s, input, tileWidth);
+    else feedInput(s, input);
+  }
 
   const OutClass = outputClass(input, r.type);
   const winners = M.HEAPF64[s.response + M.HARDMAX_WORDS + 3];
