@@ -9,6 +9,7 @@
 #include "core/half.h"
 #include "exec/execution.h"
 #include "ops/resolve.h"
+#include "wire/plan_cache.h"
 #include "wire/wire.h"
 
 #if !defined(__wasm_simd128__)
@@ -28,7 +29,8 @@ constexpr int kResponseWords = kTileWidthWord + 1;
 
 double g_request_words[ox::kMaxWireWords];
 double g_response_words[kResponseWords];
-ox::NodeRequest g_request;
+ox::PlanCache g_plans;      // the same request as the last call skips decoding and validation
+ox::NodeRequest g_request;  // node_label()'s
 ox::Execution g_execution;
 std::string g_last_error;
 bool g_ready = false;  // a successful prepare() whose output can be read
@@ -41,15 +43,14 @@ int fail(std::string message) {
 int prepare(int word_count, double staging_bytes) {
   g_ready = false;
   if (word_count < 0 || word_count > ox::kMaxWireWords) return fail("onnx-extrema: request too large");
-  ox::Status s = ox::decode_request(g_request_words, static_cast<size_t>(word_count), &g_request);
-  ox::Plan plan;
-  if (s.is_ok()) s = ox::resolve(g_request, &plan);
+  ox::Status s = g_plans.resolve(g_request_words, static_cast<size_t>(word_count));
   if (!s.is_ok()) return fail(s.message());
+  const ox::Plan& plan = g_plans.plan();
   s = g_execution.start(plan);
   if (!s.is_ok()) {  // out of memory: name the node like every other error, and let go of what was got
     g_execution.trim(4 << 20);
     std::string label;
-    return fail(ox::node_label(g_request, &label).is_ok() ? label + ": " + s.message() : s.message());
+    return fail(ox::node_label(g_plans.request(), &label).is_ok() ? label + ": " + s.message() : s.message());
   }
   g_response_words[0] = plan.kind == ox::PlanKind::Identity ? 1 : 0;
   g_response_words[1] = static_cast<double>(plan.output_dtype);
