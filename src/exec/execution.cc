@@ -28,8 +28,28 @@ int64_t column_tile_width(const Plan& plan, int64_t staging_bytes) {
   return width >= kMinTileWidth && width < plan.inner ? width : 0;
 }
 
+// The plan's fields, its arrays only within their counts: a Plan is ~1.6 KB of rank-64 arrays of
+// which a call uses a few entries, and start() runs on every call.
+static_assert(sizeof(Plan) == 72 + 3 * sizeof(int64_t) * kMaxRank, "Plan changed: copy its new field in copy_plan");
+void copy_plan(const Plan& from, Plan* to) {
+  to->kind = from.kind;
+  to->select_last = from.select_last;
+  to->input_dtype = from.input_dtype;
+  to->output_dtype = from.output_dtype;
+  to->input_count = from.input_count;
+  to->output_count = from.output_count;
+  to->output_rank = from.output_rank;
+  std::memcpy(to->output_dims, from.output_dims, sizeof(int64_t) * static_cast<size_t>(from.output_rank));
+  to->outer = from.outer;
+  to->reduce = from.reduce;
+  to->inner = from.inner;
+  to->prefix_count = from.prefix_count;
+  std::memcpy(to->prefix_extent, from.prefix_extent, sizeof(int64_t) * static_cast<size_t>(from.prefix_count));
+  std::memcpy(to->prefix_output_stride, from.prefix_output_stride, sizeof(int64_t) * static_cast<size_t>(from.prefix_count));
+}
+
 Status Execution::start(const Plan& plan) {
-  plan_ = plan;
+  if (&plan != &plan_) copy_plan(plan, &plan_);
   position_ = 0;
   between_tiles_ = false;
   if (plan.kind == PlanKind::Identity) return Status::ok();

@@ -5,6 +5,7 @@
 // function of the request, so a hit answers exactly as a fresh resolution would.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include "ops/resolve.h"
@@ -17,7 +18,7 @@ class PlanCache {
   // Decodes and resolves words[0, count) (or recognises them): ok with plan() and request() set, or
   // the Status decode_request or resolve gives.
   Status resolve(const double* words, size_t count) {
-    if (valid_ && count == count_ && std::memcmp(words, words_, count * sizeof(double)) == 0) return Status::ok();
+    if (valid_ && count == count_ && same_words(words, count)) return Status::ok();
     valid_ = false;
     Status s = decode_request(words, count, &request_);
     if (s.is_ok()) s = ox::resolve(request_, &plan_);
@@ -33,6 +34,18 @@ class PlanCache {
   const NodeRequest& request() const { return request_; }
 
  private:
+  // Word by word (the wasm libc's memcmp goes byte by byte), as bits: -0 is not 0, NaNs match
+  // their own pattern.
+  bool same_words(const double* words, size_t count) const {
+    for (size_t i = 0; i < count; ++i) {
+      uint64_t a, b;
+      std::memcpy(&a, &words[i], 8);
+      std::memcpy(&b, &words_[i], 8);
+      if (a != b) return false;
+    }
+    return true;
+  }
+
   double words_[kMaxWireWords];
   size_t count_ = 0;
   bool valid_ = false;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/execution.h"
 #include "ops/resolve.h"
 #include "random_nodes.h"
 #include "wire/plan_cache.h"
@@ -145,4 +146,19 @@ TEST_CASE("PlanCache: a request longer than any valid one is still answered") {
   words.resize(static_cast<size_t>(ox::kMaxWireWords) + 5, 0.0);
   const ox::Status s = cache.resolve(words.data(), words.size());
   CHECK(s.message() == "onnx-extrema: malformed request (internal error)");
+}
+
+TEST_CASE("Execution::start keeps the whole plan it was given (fields and arrays within their counts)") {
+  tv::Rng rng(1414);
+  ox::Execution run;
+  int started = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::vector<double> words = tb::to_wire(plausible_node(rng));
+    const Answer a = fresh(words);
+    if (!a.status.is_ok() || a.plan.input_count > 4096 || a.plan.output_count > 4096) continue;
+    REQUIRE(run.start(a.plan).is_ok());
+    CHECK(plan_diff(run.plan(), a.plan) == "");
+    ++started;
+  }
+  CHECK(started > 200);
 }
