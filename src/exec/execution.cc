@@ -11,9 +11,11 @@ namespace {
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 // Tiling pays off once a slice's state outgrows the cache a row-major chunk would reuse it from,
-// and when each of a tile's `reduce` row copies is long enough to stream.
+// and when each of a tile's `reduce` row copies is long enough to stream: measured on
+// [1, R, 512, 512] against row-major chunks, tiles of 12 KiB rows (R = 21) were 8-10% faster for
+// float32 and 1.8x for uint8, 8 KiB rows (R = 32) even, 4 KiB rows (R = 64) slower.
 constexpr int64_t kTiledStateBytes = 256 * 1024;
-constexpr int64_t kMinTileWidth = 512;
+constexpr int64_t kMinTileRowBytes = 8 * 1024;
 constexpr int64_t kTileAlignment = 16;  // elements: whole SIMD tiles of every lane width
 
 }  // namespace
@@ -25,7 +27,7 @@ int64_t column_tile_width(const Plan& plan, int64_t staging_bytes) {
   const int64_t state_bytes = plan.inner * (size + (plan.kind == PlanKind::ReduceMax ? 0 : 4));
   if (state_bytes <= kTiledStateBytes || staging_bytes <= 0) return 0;
   const int64_t width = staging_bytes / (plan.reduce * size) / kTileAlignment * kTileAlignment;
-  return width >= kMinTileWidth && width < plan.inner ? width : 0;
+  return width * size >= kMinTileRowBytes && width < plan.inner ? width : 0;
 }
 
 // The plan's fields, its arrays only within their counts: a Plan is ~1.6 KB of rank-64 arrays of

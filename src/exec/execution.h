@@ -15,7 +15,7 @@ namespace ox {
 // Staged input of a wide column plan (ArgMax over the channels of [1, 21, 512, 512]) is best fed
 // as column tiles: this is their width in elements for a staging buffer of `staging_bytes`, or 0
 // when the plan streams in row-major order (a row case, a prefix, a state that stays in cache
-// anyway, or tiles too narrow to pay for their `reduce` copies each).
+// anyway, or tile rows too short to copy efficiently: below 8 KiB, more than 32 reduced rows).
 int64_t column_tile_width(const Plan& plan, int64_t staging_bytes);
 
 class Execution {

@@ -214,9 +214,14 @@ TEST_CASE("column_tile_width: tiles only where a slice's state outgrows the cach
   // ReduceMax keeps no index: 65536 float32 columns are 256 KiB.
   CHECK(column_tile_width(column_plan(PlanKind::ReduceMax, DType::Float32, 1, 21, 65536), kStagingBytes) == 0);
   CHECK(column_tile_width(column_plan(PlanKind::ReduceMax, DType::Float32, 1, 21, 65537), kStagingBytes) == 3120);
-  // Tiles narrower than 512 columns (a long reduced axis) are not worth their copies.
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 128, 100000), kStagingBytes) == 512);
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 129, 100000), kStagingBytes) == 0);
+  // Tile rows under 8 KiB (a long reduced axis) are not worth their copies: 32 rows of 2048
+  // float32 are; 33 rows of 1984 are not, nor 64 rows of 1024; 64 rows of 4096 uint8 are not either.
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 32, 100000), kStagingBytes) == 2048);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 33, 100000), kStagingBytes) == 0);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMin, DType::Float32, 2, 64, 65536), kStagingBytes) == 0);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Uint8, 1, 64, 300000), kStagingBytes) == 0);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Uint8, 1, 21, 262144), kStagingBytes) == 12480);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float64, 1, 21, 262144), kStagingBytes) == 1552);
   // A tile as wide as the slice is the row-major feed.
   CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 3, 1, 70000), kStagingBytes) == 65536);
   CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 3, 1, 65536), kStagingBytes) == 0);
