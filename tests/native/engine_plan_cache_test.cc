@@ -139,6 +139,46 @@ TEST_CASE("PlanCache: repeated, changed and invalid requests answer as fresh one
   CHECK(repeats > 2000);
 }
 
+TEST_CASE("PlanCache: a few requests taking turns, fewer and more than it keeps") {
+  tv::Rng rng(1732);
+  for (const int kinds : {2, 5, ox::PlanCache::kEntries, ox::PlanCache::kEntries + 3}) {
+    std::vector<std::vector<double>> calls;
+    while (static_cast<int>(calls.size()) < kinds) {  // valid requests only: every turn may hit
+      std::vector<double> words = tb::to_wire(plausible_node(rng));
+      if (fresh(words).status.is_ok()) calls.push_back(words);
+    }
+    ox::PlanCache cache;
+    for (int i = 0; i < 40 * kinds; ++i) {
+      const std::vector<double>& words = calls[static_cast<size_t>(rng.chance(80) ? i % kinds : rng.below(calls.size()))];
+      INFO(kinds << " kinds, call " << i);
+      const Answer want = fresh(words);
+      const ox::Status s = cache.resolve(words.data(), words.size());
+      const std::string label = label_of(cache.request());
+      check_same(want, s, &cache.plan(), &label);
+    }
+  }
+}
+
+TEST_CASE("PlanCache: requests longer than it keeps resolve every time") {
+  ox::PlanCache cache;
+  Node n("ReduceMax");
+  n.at(13).in(tb::tensor(DType::Float32, std::vector<int64_t>(60, 1))).attr("axes", std::vector<double>(60, 0.0));
+  n.attr("keepdims", 0.0).attr("bogus_attribute_name_long_enough_to_matter", std::vector<double>(64, 1.0));
+  const std::vector<double> words = tb::to_wire(n);
+  REQUIRE(words.size() > ox::PlanCache::kCachedWords);
+  for (int i = 0; i < 3; ++i) {
+    const Answer want = fresh(words);
+    const ox::Status s = cache.resolve(words.data(), words.size());
+    check_same(want, s, &cache.plan(), nullptr);
+  }
+  Node bad("ArgMax");
+  bad.at(13).in(tb::tensor(DType::Float32, std::vector<int64_t>(60, 1)));
+  for (const char* name : {"axis", "keepdims", "select_last_index"}) bad.attr(name, std::vector<double>(65, 1.0));  // lists: an error
+  const std::vector<double> long_error = tb::to_wire(bad);
+  REQUIRE(long_error.size() > ox::PlanCache::kCachedWords);
+  CHECK_FALSE(cache.resolve(long_error.data(), long_error.size()).is_ok());
+}
+
 TEST_CASE("PlanCache: a request longer than any valid one is still answered") {
   ox::PlanCache cache;
   std::vector<double> words = tb::to_wire(Node("ArgMax").at(13).in(tb::tensor(DType::Float32, {2, 3})));
