@@ -1,9 +1,10 @@
 // runNode: the one call path of every operator. Validates the tensor-likes' form, writes the
 // request, lets the core resolve it, streams the input through a small staging buffer (each chunk
 // reduced while in cache; the heap never holds the whole tensor), and copies the output out.
-// An input that fits in the staging buffer (or already is in wasm memory) makes the whole call a
-// single crossing into wasm (bindings' run()); no view, string or object is made per call beyond
-// the result. Hardmax's one-hot output is built here from the winning indices.
+// Wide column plans stream as column tiles instead (feedTiles). An input that fits in the staging
+// buffer (or already is in wasm memory) makes the whole call a single crossing into wasm
+// (bindings' run(), where a request repeating an earlier one reuses its plan); no view or string
+// is made per call. Hardmax's one-hot output is built here from the winning indices.
 import { DTYPES, DTYPE_NAME_BY_CODE, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
 import { Tensor, readTensorLike } from './tensor.js';
