@@ -112,6 +112,8 @@ int main(int argc, char** argv) {
       call("Hardmax", V::number(11), {tensor(oxfuzz::kFloat16, {3, 4})}, {{"axis", V::number(0)}}),
       call("Hardmax", none, {tensor(oxfuzz::kBFloat16, {2, 5})}, {}),
       call("Hardmax", V::number(13), {tensor(oxfuzz::kFloat64, {2, 2, 3})}, {{"axis", V::number(1)}}),
+      call("Hardmax", V::number(13), {tensor(oxfuzz::kFloat32, {2, 0, 3})}, {{"axis", V::number(1)}}),  // empty output
+      call("Hardmax", V::number(11), {tensor(oxfuzz::kFloat16, {0, 4})}, {}),
       // Errors of every kind the resolver knows.
       call("argmax", none, {tensor(oxfuzz::kFloat32, {2})}, {}),
       call("ArgMax", V::number(0), {tensor(oxfuzz::kFloat32, {2})}, {}),

@@ -12,7 +12,9 @@ command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v wasm2wat >/dev/null 2>&1 || missing+=(wabt)
-[ -x /usr/bin/chromium ] || missing+=(chromium)  # tests/js/browser.test.mjs
+[ -x /usr/bin/chromium ] || missing+=(chromium)  # tests/js/browser.test.mjs, demo.test.mjs
+# A font for the pages Chromium renders (only a Recommends of chromium, which is skipped here).
+dpkg -s fonts-liberation >/dev/null 2>&1 || missing+=(fonts-liberation)
 for extra in "$@"; do  # e.g. scripts/setup.sh clang
   case "$extra" in
     clang) command -v clang++ >/dev/null 2>&1 || missing+=(clang) ;;

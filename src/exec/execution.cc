@@ -144,6 +144,8 @@ void Execution::feed_tile(const void* data, int64_t outer_index, int64_t first_c
 }
 
 void Execution::write_output(void* destination, int64_t begin, int64_t count) const {
+  // Nothing to write; also keeps the plan arithmetic below away from an empty (zero-size) plan.
+  if (count <= 0) return;
   char* out = static_cast<char*>(destination);
   const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());
   switch (plan_.kind) {
