@@ -9,6 +9,7 @@
 #include "core/half.h"
 #include "exec/execution.h"
 #include "ops/resolve.h"
+#include "wire/plan_cache.h"
 #include "wire/wire.h"
 
 #if !defined(__wasm_simd128__)
@@ -19,13 +20,17 @@ namespace {
 
 // Response layout written by prepare(): identity flag, output dtype, output count, rank, dims;
 // then, at kHardmaxWords, the step (outer, reduce, inner) and, for Hardmax plans only (else 0),
-// the address of the int32 winners (one per outer x inner) its one-hot output is built from.
+// the address of the int32 winners (one per outer x inner) its one-hot output is built from;
+// then, at kTileWidthWord, the column tile width for the caller's staging buffer (0: stream the
+// input in row-major order; see ox::column_tile_width).
 constexpr int kHardmaxWords = 4 + ox::kMaxRank;
-constexpr int kResponseWords = kHardmaxWords + 4;
+constexpr int kTileWidthWord = kHardmaxWords + 4;
+constexpr int kResponseWords = kTileWidthWord + 1;
 
 double g_request_words[ox::kMaxWireWords];
 double g_response_words[kResponseWords];
-ox::NodeRequest g_request;
+ox::PlanCache g_plans;      // the same request as the last call skips decoding and validation
+ox::NodeRequest g_request;  // node_label()'s
 ox::Execution g_execution;
 std::string g_last_error;
 bool g_ready = false;  // a successful prepare() whose output can be read
@@ -35,18 +40,17 @@ int fail(std::string message) {
   return 1;
 }
 
-int prepare(int word_count) {
+int prepare(int word_count, double staging_bytes) {
   g_ready = false;
   if (word_count < 0 || word_count > ox::kMaxWireWords) return fail("onnx-extrema: request too large");
-  ox::Status s = ox::decode_request(g_request_words, static_cast<size_t>(word_count), &g_request);
-  ox::Plan plan;
-  if (s.is_ok()) s = ox::resolve(g_request, &plan);
+  ox::Status s = g_plans.resolve(g_request_words, static_cast<size_t>(word_count));
   if (!s.is_ok()) return fail(s.message());
+  const ox::Plan& plan = g_plans.plan();
   s = g_execution.start(plan);
   if (!s.is_ok()) {  // out of memory: name the node like every other error, and let go of what was got
     g_execution.trim(4 << 20);
     std::string label;
-    return fail(ox::node_label(g_request, &label).is_ok() ? label + ": " + s.message() : s.message());
+    return fail(ox::node_label(g_plans.request(), &label).is_ok() ? label + ": " + s.message() : s.message());
   }
   g_response_words[0] = plan.kind == ox::PlanKind::Identity ? 1 : 0;
   g_response_words[1] = static_cast<double>(plan.output_dtype);
@@ -58,15 +62,28 @@ int prepare(int word_count) {
   g_response_words[kHardmaxWords + 2] = static_cast<double>(plan.inner);
   g_response_words[kHardmaxWords + 3] =
       plan.kind == ox::PlanKind::Hardmax ? static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.winners())) : 0;
+  g_response_words[kTileWidthWord] = static_cast<double>(ox::column_tile_width(plan, static_cast<int64_t>(staging_bytes)));
   g_ready = true;
   return 0;
 }
 
 int feed(uintptr_t data, double count) {
   const ox::Plan& plan = g_execution.plan();
-  if (!g_ready || count < 0 || g_execution.fed() + count > plan.input_count)
+  if (!g_ready || count < 0 || g_execution.fed() + count > plan.input_count || g_execution.between_tiles())
     return fail("onnx-extrema: input fed out of order (internal error)");
   g_execution.feed(reinterpret_cast<const void*>(data), static_cast<int64_t>(count));
+  return 0;
+}
+
+// A column tile at `data`: columns [first_column, first_column + width) of every reduced row of
+// outer slice `outer_index`, packed row after row (response word kTileWidthWord gives the width).
+int feed_tile(uintptr_t data, double outer_index, double first_column, double width) {
+  if (!g_ready || !(outer_index >= 0 && first_column >= 0 && width >= 0 && outer_index + first_column + width <= 9e15) ||
+      !g_execution.tile_is_next(static_cast<int64_t>(outer_index), static_cast<int64_t>(first_column),
+                                static_cast<int64_t>(width)))
+    return fail("onnx-extrema: input fed out of order (internal error)");
+  g_execution.feed_tile(reinterpret_cast<const void*>(data), static_cast<int64_t>(outer_index),
+                        static_cast<int64_t>(first_column), static_cast<int64_t>(width));
   return 0;
 }
 
@@ -93,7 +110,7 @@ void finish() {
 // 3 prepared and fed, output left to the caller: larger than `capacity` (read in parts), or
 // Hardmax (the caller builds the one-hot from the winners, faster than writing every 0 here).
 int run(int word_count, uintptr_t input, double input_count, uintptr_t output, double capacity) {
-  if (prepare(word_count) != 0) return 1;
+  if (prepare(word_count, capacity) != 0) return 1;
   const ox::Plan& plan = g_execution.plan();
   if (plan.kind == ox::PlanKind::Identity || input == 0) return 2;
   if (feed(input, input_count) != 0) return 1;
@@ -192,6 +209,7 @@ uintptr_t response_address() { return reinterpret_cast<uintptr_t>(g_response_wor
 EMSCRIPTEN_BINDINGS(onnx_extrema) {
   emscripten::function("_prepare", &prepare);
   emscripten::function("_feed", &feed);
+  emscripten::function("_feedTile", &feed_tile);
   emscripten::function("_writeOutput", &write_output);
   emscripten::function("_finish", &finish);
   emscripten::function("_run", &run);
@@ -207,6 +225,7 @@ EMSCRIPTEN_BINDINGS(onnx_extrema) {
   emscripten::constant("MAX_ATTRS_LISTED", ox::kMaxAttrsListed);
   emscripten::constant("MAX_NAME_LENGTH", ox::kMaxNameLength);
   emscripten::constant("HARDMAX_WORDS", kHardmaxWords);
+  emscripten::constant("TILE_WIDTH_WORD", kTileWidthWord);
   emscripten::constant("FLOAT16_ONE", ox::Float16Format::kOne);
   emscripten::constant("BFLOAT16_ONE", ox::BFloat16Format::kOne);
   emscripten::function("_requestAddress", &request_address);

@@ -1,9 +1,10 @@
 // runNode: the one call path of every operator. Validates the tensor-likes' form, writes the
 // request, lets the core resolve it, streams the input through a small staging buffer (each chunk
 // reduced while in cache; the heap never holds the whole tensor), and copies the output out.
-// An input that fits in the staging buffer (or already is in wasm memory) makes the whole call a
-// single crossing into wasm (bindings' run()); no view, string or object is made per call beyond
-// the result. Hardmax's one-hot output is built here from the winning indices.
+// Wide column plans stream as column tiles instead (feedTiles). An input that fits in the staging
+// buffer (or already is in wasm memory) makes the whole call a single crossing into wasm
+// (bindings' run(), where a request repeating an earlier one reuses its plan); no view or string
+// is made per call. Hardmax's one-hot output is built here from the winning indices.
 import { DTYPES, DTYPE_NAME_BY_CODE, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
 import { Tensor, readTensorLike } from './tensor.js';
@@ -11,17 +12,52 @@ import { RequestWriter } from './wire.js';
 
 const STAGING_BYTES = 256 * 1024;
 
-let state = null; // { M, writer, staging, response } for the loaded module
+let state = null; // the loaded module's session: see newSession
+
+// What every call needs from the module, read once: a property of the Module object costs ~20 ns
+// per read (it has too many for V8's fast properties), a dozen of them per call.
+function newSession(M) {
+  const staging = M._malloc(STAGING_BYTES);
+  if (!staging) throw new Error('onnx-extrema: cannot allocate the staging buffer');
+  return {
+    M,
+    run: M._run,
+    writer: new RequestWriter(M),
+    staging,
+    views: heapViews(M),
+    response: M._responseAddress() / 8,
+    step: M._responseAddress() / 8 + M.HARDMAX_WORDS, // outer, reduce, inner, Hardmax winners
+    tileWidth: M._responseAddress() / 8 + M.TILE_WIDTH_WORD,
+    float16One: M.FLOAT16_ONE,
+    bfloat16One: M.BFLOAT16_ONE,
+  };
+}
 
 function session() {
   const M = currentModule();
   if (!M) return null;
-  if (!state || state.M !== M) {
-    const staging = M._malloc(STAGING_BYTES);
-    if (!staging) throw new Error('onnx-extrema: cannot allocate the staging buffer');
-    state = { M, writer: new RequestWriter(M), staging, response: M._responseAddress() / 8 };
-  }
+  if (!state || state.M !== M) state = newSession(M);
   return state;
+}
+
+const heapViews = (M) => ({
+  HEAP8: M.HEAP8,
+  HEAPU8: M.HEAPU8,
+  HEAP16: M.HEAP16,
+  HEAPU16: M.HEAPU16,
+  HEAP32: M.HEAP32,
+  HEAPU32: M.HEAPU32,
+  HEAPF32: M.HEAPF32,
+  HEAPF64: M.HEAPF64,
+  HEAP64: M.HEAP64,
+  HEAPU64: M.HEAPU64,
+});
+
+// The module's heap views, current: memory growth (in any call into wasm) detaches the buffer
+// they view, which leaves them 0 long, and Emscripten makes new ones.
+function heap(s) {
+  if (s.views.HEAPU8.length === 0) s.views = heapViews(s.M);
+  return s.views;
 }
 
 function opText(opType) {
@@ -44,7 +80,7 @@ export function nodeError(opType, opset, problem) {
   const s = session();
   if (!s) return new Error(`onnx-extrema: ${opText(opType)}: ${problem}`);
   try {
-    failWith(s, s.writer.begin(opType, opset), problem);
+    failWith(s, s.writer.begin(heap(s).HEAPF64, opType, opset), problem);
   } catch (error) {
     return error;
   }
@@ -73,21 +109,21 @@ export function runNode(opType, inputs, attributes, opset) {
   // Read everything the caller gave before writing the request: getters (as ort.Tensor has) may
   // run any code, even another call, which would overwrite a half-written request.
   const { tensors, attrs, problem } = readArguments(inputs, attributes);
-  const header = writer.begin(opType, opset);
+  const header = writer.begin(heap(s).HEAPF64, opType, opset);
   if (problem) failWith(s, header, problem);
 
   writer.put(tensors.length);
   for (let k = 0; k < Math.min(tensors.length, writer.limits.inputs); k += 1) writer.tensor(tensors[k], k > 0);
-  writer.put(attrs.length);
-  for (let a = 0; a < Math.min(attrs.length, writer.limits.attrs); a += 1) {
-    writer.name(attrs[a][0]);
-    writer.value(attrs[a][1]);
+  writer.put(attrs.length / 2);
+  for (let a = 0; a < Math.min(attrs.length / 2, writer.limits.attrs); a += 1) {
+    writer.name(attrs[2 * a]);
+    writer.value(attrs[2 * a + 1]);
   }
 
   // Small or resident inputs make the whole call one crossing into wasm (bindings' run()).
   const input = tensors[0];
   const at = inputAddress(s, input);
-  const status = M._run(writer.count, at, at ? input.data.length : 0, s.staging, STAGING_BYTES);
+  const status = s.run(writer.count, at, at ? input.data.length : 0, s.staging, STAGING_BYTES);
   if (status === 1) {
     const message = M._lastError();
     M._finish();
@@ -101,7 +137,8 @@ export function runNode(opType, inputs, attributes, opset) {
   }
 }
 
-// The checked tensor-likes and the defined [name, value] attributes, or the first problem.
+// The checked tensor-likes and the defined attributes (name, value, name, value, ...), or the
+// first problem.
 function readArguments(inputs, attributes) {
   const none = { tensors: [], attrs: [] };
   if (!Array.isArray(inputs)) return { ...none, problem: `inputs must be an array of tensors, got ${describeValue(inputs)}` };
@@ -119,9 +156,12 @@ function readArguments(inputs, attributes) {
   if (attributes === undefined) return { tensors, attrs: [] };
   if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes) || attributes instanceof Map)
     return { ...none, problem: `attributes must be an object, got ${describeValue(attributes)}` };
-  const attrs = Object.keys(attributes)
-    .map((name) => [name, attributes[name]])
-    .filter(([, value]) => value !== undefined);
+  const names = Object.keys(attributes);
+  const attrs = [];
+  for (let a = 0; a < names.length; a += 1) {
+    const value = attributes[names[a]]; // each read once, in key order
+    if (value !== undefined) attrs.push(names[a], value);
+  }
   return { tensors, attrs };
 }
 
@@ -146,14 +186,15 @@ const bytesOf = (data) => new Uint8Array(data.buffer, data.byteOffset, data.byte
 // memory, the staging buffer (copied there) when it fits, else 0: it is streamed after prepare.
 function inputAddress(s, input) {
   if (!input) return 0;
-  const { M, staging } = s;
+  const { staging } = s;
   const data = input.data;
+  const views = heap(s);
   // (byteOffset first: .buffer is a slow getter, and a heap view never starts at address 0)
-  if (data.byteOffset !== 0 && data.buffer === M.HEAPU8.buffer) return data.byteOffset;
+  if (data.byteOffset !== 0 && data.buffer === views.HEAPU8.buffer) return data.byteOffset;
   if (data.byteLength > STAGING_BYTES) return 0;
   const viewName = HEAP_VIEW.get(input.cls);
-  if (viewName) M[viewName].set(data, staging / data.BYTES_PER_ELEMENT);
-  else M.HEAPU8.set(bytesOf(data), staging);
+  if (viewName) views[viewName].set(data, staging / data.BYTES_PER_ELEMENT);
+  else views.HEAPU8.set(bytesOf(data), staging);
   return staging;
 }
 
@@ -163,7 +204,7 @@ function feedInput(s, input) {
   const data = input.data;
   const size = input.info.bytes;
   const n = data.length;
-  if (data.buffer === M.HEAPU8.buffer) {
+  if (data.buffer === heap(s).HEAPU8.buffer) {
     check(M, M._feed(data.byteOffset, n)); // already in wasm memory: no copy
     return;
   }
@@ -173,15 +214,42 @@ function feedInput(s, input) {
   const per = Math.floor(STAGING_BYTES / size); // elements per chunk
   for (let at = 0; at < n; at += per) {
     const take = Math.min(per, n - at);
-    const view = M[viewName ?? 'HEAPU8'];
+    const view = heap(s)[viewName ?? 'HEAPU8'];
     view.set(source.subarray(at * unit, (at + take) * unit), staging / view.BYTES_PER_ELEMENT);
     check(M, M._feed(staging, take));
   }
 }
 
+// A wide column plan (ArgMax over the channels of [1, 21, 512, 512]) streams as column tiles, so
+// the running state of a tile's columns stays in cache while all its rows pass over it: for each
+// outer slice, left to right, columns [c, c + width) of every reduced row are copied into the
+// staging buffer packed row after row (reduce x w), then reduced. The core picks the width
+// (src/exec/execution.h: column_tile_width) and checks the order.
+function feedTiles(s, input, width) {
+  const { M, staging } = s;
+  const words = heap(s).HEAPF64;
+  const h = s.step;
+  const outer = words[h], reduce = words[h + 1], inner = words[h + 2];
+  const viewName = HEAP_VIEW.get(input.cls);
+  const source = viewName ? input.data : bytesOf(input.data);
+  const unit = viewName ? 1 : input.info.bytes; // source entries per element
+  const rowStep = inner * unit;
+  for (let o = 0; o < outer; o += 1) {
+    for (let c = 0; c < inner; c += width) {
+      const w = Math.min(width, inner - c);
+      const length = w * unit;
+      const view = heap(s)[viewName ?? 'HEAPU8'];
+      let from = (o * reduce * inner + c) * unit;
+      for (let r = 0, to = staging / view.BYTES_PER_ELEMENT; r < reduce; r += 1, from += rowStep, to += length)
+        view.set(source.subarray(from, from + length), to);
+      check(M, M._feedTile(staging, o, c, w));
+    }
+  }
+}
+
 // What prepare() wrote about the output.
 function response(s) {
-  const words = s.M.HEAPF64;
+  const words = heap(s).HEAPF64;
   const r = s.response;
   const rank = words[r + 3];
   const dims = [];
@@ -213,11 +281,11 @@ const SMALL_OUTPUT = 8;
 
 // The whole output, already in the staging buffer.
 function stagedOutput(s, header, input, r) {
-  const { M, staging } = s;
+  const { staging } = s;
   const OutClass = outputClass(input, r.type);
   const viewName = HEAP_VIEW.get(OutClass);
   if (viewName) {
-    const view = M[viewName];
+    const view = heap(s)[viewName];
     const at = staging / OutClass.BYTES_PER_ELEMENT;
     if (r.count > SMALL_OUTPUT) return resultTensor(r.type, view.slice(at, at + r.count), r.dims);
     const out = new OutClass(r.count); // cheaper than slice() for a few elements
@@ -225,7 +293,7 @@ function stagedOutput(s, header, input, r) {
     return resultTensor(r.type, out, r.dims);
   }
   const out = newOutput(s, header, OutClass, r.type, r.count);
-  bytesOf(out).set(M.HEAPU8.subarray(staging, staging + out.byteLength));
+  bytesOf(out).set(heap(s).HEAPU8.subarray(staging, staging + out.byteLength));
   return resultTensor(r.type, out, r.dims);
 }
 
@@ -233,16 +301,16 @@ function stagedOutput(s, header, input, r) {
 // the kernel left in wasm memory). Measured faster at every size than writing the one-hot in
 // C++ and copying it out (16 MiB: 34 vs 117 ms; 64x1000: 222 vs 696 us; [1,10]: 1.78 vs 1.90 us).
 function hardmaxOutput(s, header, OutClass, r, winners) {
-  const { M } = s;
   const out = newOutput(s, header, OutClass, r.type, r.count);
   if (r.count === 0) return out;
-  const words = M.HEAPF64;
-  const h = s.response + M.HARDMAX_WORDS;
+  const views = heap(s);
+  const words = views.HEAPF64;
+  const h = s.step;
   const outer = words[h], span = words[h + 1] * words[h + 2], inner = words[h + 2];
   // 1 in the output's representation: float16/bfloat16 bits in a Uint16Array; a Float16Array
   // takes the number 1 and stores 0x3C00.
-  const one = out instanceof Uint16Array ? (r.type === 'float16' ? M.FLOAT16_ONE : M.BFLOAT16_ONE) : 1;
-  const index = M.HEAP32;
+  const one = out instanceof Uint16Array ? (r.type === 'float16' ? s.float16One : s.bfloat16One) : 1;
+  const index = views.HEAP32;
   for (let o = 0, w = winners / 4; o < outer; o += 1) {
     const base = o * span;
     for (let i = 0; i < inner; i += 1, w += 1) out[base + index[w] * inner + i] = one;
@@ -257,10 +325,14 @@ function compute(s, header, input, fed) {
   const r = response(s);
   const data = input.data;
   if (r.identity) return resultTensor(r.type, new input.cls(data), r.dims); // a copy, same class
-  if (!fed) feedInput(s, input);
+  if (!fed) {
+    const tileWidth = heap(s).HEAPF64[s.tileWidth];
+    if (tileWidth > 0) feedTiles(s, input, tileWidth);
+    else feedInput(s, input);
+  }
 
   const OutClass = outputClass(input, r.type);
-  const winners = M.HEAPF64[s.response + M.HARDMAX_WORDS + 3];
+  const winners = heap(s).HEAPF64[s.step + 3];
   if (winners) return resultTensor(r.type, hardmaxOutput(s, header, OutClass, r, winners), r.dims);
   const bytes = DTYPES[r.type].bytes;
   const per = Math.floor(STAGING_BYTES / bytes); // output elements per part
@@ -275,7 +347,7 @@ function compute(s, header, input, fed) {
   for (let begin = 0; begin < r.count; begin += per) {
     const n = Math.min(per, r.count - begin);
     check(M, M._writeOutput(staging, begin, n));
-    const view = M[viewName ?? 'HEAPU8'];
+    const view = heap(s)[viewName ?? 'HEAPU8'];
     const at = staging / view.BYTES_PER_ELEMENT;
     target.set(view.subarray(at, at + n * unit), begin * unit);
   }

@@ -10,7 +10,7 @@ const isNumeric = (v) => typeof v === 'number' || typeof v === 'bigint';
 
 export class RequestWriter {
   constructor(M) {
-    this.M = M;
+    this.version = M.WIRE_VERSION;
     this.base = M._requestAddress() / 8;
     this.limits = {
       name: M.MAX_NAME_LENGTH,
@@ -23,10 +23,11 @@ export class RequestWriter {
     this.at = 0;
   }
 
-  begin(opType, opset) {
-    this.words = this.M.HEAPF64; // re-read: memory growth replaces the views
+  /** Starts a request in `words`, the module's current HEAPF64 (memory growth replaces it). */
+  begin(words, opType, opset) {
+    this.words = words;
     this.at = this.base;
-    this.put(this.M.WIRE_VERSION);
+    this.put(this.version);
     this.name(opType);
     this.value(opset);
     return this.at;
@@ -48,8 +49,11 @@ export class RequestWriter {
   name(text) {
     const s = typeof text === 'string' ? text : `<${describeValue(text)}>`; // the core names it unknown
     const n = Math.min(s.length, this.limits.name);
-    this.put(s.length);
-    for (let i = 0; i < n; i += 1) this.put(s.charCodeAt(i));
+    const words = this.words;
+    let at = this.at;
+    words[at++] = s.length;
+    for (let i = 0; i < n; i += 1) words[at++] = s.charCodeAt(i);
+    this.at = at;
   }
 
   value(v) {
@@ -97,16 +101,22 @@ export class RequestWriter {
     if (t === null) return this.put(0);
     const { dims, data } = t;
     const rank = dims.length;
-    this.put(1);
-    this.put(t.info.code);
-    this.put(data.length);
-    this.put(rank);
+    const words = this.words;
+    let at = this.at;
+    words[at++] = 1;
+    words[at++] = t.info.code;
+    words[at++] = data.length;
+    words[at++] = rank;
     for (let i = 0, n = Math.min(rank, this.limits.rank); i < n; i += 1) {
       const d = dims[i]; // numbers, or BigInts as ONNX protobuf readers give int64 dims
-      this.put(typeof d === 'number' ? d : typeof d === 'bigint' ? Number(d) : NaN);
+      words[at++] = typeof d === 'number' ? d : typeof d === 'bigint' ? Number(d) : NaN;
     }
-    if (!inlineValues) return this.put(0);
-    this.put(data.length);
-    for (let i = 0, n = Math.min(data.length, this.limits.listed); i < n; i += 1) this.put(Number(data[i]));
+    if (!inlineValues) {
+      words[at++] = 0;
+    } else {
+      words[at++] = data.length;
+      for (let i = 0, n = Math.min(data.length, this.limits.listed); i < n; i += 1) words[at++] = Number(data[i]);
+    }
+    this.at = at;
   }
 }

@@ -10,11 +10,50 @@ namespace {
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+// Tiling pays off once a slice's state outgrows the cache a row-major chunk would reuse it from,
+// and when each of a tile's `reduce` row copies is long enough to stream: measured on
+// [1, R, 512, 512] against row-major chunks, tiles of 12 KiB rows (R = 21) were 8-10% faster for
+// float32 and 1.8x for uint8, 8 KiB rows (R = 32) even, 4 KiB rows (R = 64) slower.
+constexpr int64_t kTiledStateBytes = 256 * 1024;
+constexpr int64_t kMinTileRowBytes = 8 * 1024;
+constexpr int64_t kTileAlignment = 16;  // elements: whole SIMD tiles of every lane width
+
 }  // namespace
 
+int64_t column_tile_width(const Plan& plan, int64_t staging_bytes) {
+  if (plan.kind == PlanKind::Identity || plan.prefix_count != 0 || plan.inner <= 1 || plan.input_count == 0)
+    return 0;
+  const int64_t size = dtype_size(plan.input_dtype);
+  const int64_t state_bytes = plan.inner * (size + (plan.kind == PlanKind::ReduceMax ? 0 : 4));
+  if (state_bytes <= kTiledStateBytes || staging_bytes <= 0) return 0;
+  const int64_t width = staging_bytes / (plan.reduce * size) / kTileAlignment * kTileAlignment;
+  return width * size >= kMinTileRowBytes && width < plan.inner ? width : 0;
+}
+
+// The plan's fields, its arrays only within their counts: a Plan is ~1.6 KB of rank-64 arrays of
+// which a call uses a few entries, and start() runs on every call.
+static_assert(sizeof(Plan) == 72 + 3 * sizeof(int64_t) * kMaxRank, "Plan changed: copy its new field in copy_plan");
+void copy_plan(const Plan& from, Plan* to) {
+  to->kind = from.kind;
+  to->select_last = from.select_last;
+  to->input_dtype = from.input_dtype;
+  to->output_dtype = from.output_dtype;
+  to->input_count = from.input_count;
+  to->output_count = from.output_count;
+  to->output_rank = from.output_rank;
+  std::memcpy(to->output_dims, from.output_dims, sizeof(int64_t) * static_cast<size_t>(from.output_rank));
+  to->outer = from.outer;
+  to->reduce = from.reduce;
+  to->inner = from.inner;
+  to->prefix_count = from.prefix_count;
+  std::memcpy(to->prefix_extent, from.prefix_extent, sizeof(int64_t) * static_cast<size_t>(from.prefix_count));
+  std::memcpy(to->prefix_output_stride, from.prefix_output_stride, sizeof(int64_t) * static_cast<size_t>(from.prefix_count));
+}
+
 Status Execution::start(const Plan& plan) {
-  plan_ = plan;
+  if (&plan != &plan_) copy_plan(plan, &plan_);
   position_ = 0;
+  between_tiles_ = false;
   if (plan.kind == PlanKind::Identity) return Status::ok();
   if (!select_kernels(plan.kind, plan.input_dtype, plan.select_last, &kernels_))
     return Status::error("internal error: no kernels for this plan");
@@ -49,6 +88,7 @@ int64_t Execution::output_base(int64_t block) const {
 }
 
 void Execution::feed(const void* data, int64_t count) {
+  between_tiles_ = false;
   const char* x = static_cast<const char*>(data);
   const int64_t inner = plan_.inner, reduce = plan_.reduce;
   const int64_t row_span = reduce * inner;
@@ -84,6 +124,23 @@ void Execution::feed(const void* data, int64_t count) {
     position_ += take;
     count -= take;
   }
+}
+
+bool Execution::tile_is_next(int64_t outer_index, int64_t first_column, int64_t width) const {
+  const Plan& p = plan_;
+  if (p.kind == PlanKind::Identity || p.prefix_count != 0 || p.inner <= 1 || p.input_count == 0) return false;
+  if (outer_index < 0 || outer_index >= p.outer || first_column < 0 || width < 1 || width > p.inner - first_column)
+    return false;
+  // A tile starting a slice follows any whole slices; one inside a slice, only the tile before it.
+  return position_ == (outer_index * p.inner + first_column) * p.reduce && (first_column == 0 || between_tiles_);
+}
+
+void Execution::feed_tile(const void* data, int64_t outer_index, int64_t first_column, int64_t width) {
+  const int64_t state = outer_index * plan_.inner + first_column;
+  kernels_.columns(data, plan_.reduce, width, width, 0, best_.data() + state * input_size_,
+                   reinterpret_cast<int32_t*>(index_.data()) + state);
+  position_ += plan_.reduce * width;
+  between_tiles_ = first_column + width < plan_.inner;
 }
 
 void Execution::write_output(void* destination, int64_t begin, int64_t count) const {

@@ -24,6 +24,10 @@ constexpr double kWireVersion = 1;
 constexpr int kMaxWireWords = 1 + (1 + kMaxNameLength) + (3 + kMaxListed) + 1 + kMaxInputsListed * (5 + kMaxRank + kMaxListed) +
                               1 + kMaxAttrsListed * (1 + kMaxNameLength + 3 + kMaxListed);
 
+// Decodes into `request`, which may be reused from call to call: the counts, and every field the
+// counts cover, are written; entries beyond them (dims past the rank, values past the value count,
+// inputs and attributes past the carried ones, the fields of an absent input) keep whatever they
+// held. On error the request is only partly decoded.
 Status decode_request(const double* words, size_t count, NodeRequest* request);
 
 }  // namespace ox

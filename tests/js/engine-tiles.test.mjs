@@ -1,0 +1,126 @@
+// The column-tile path of js/engine.js: a wide column plan (ArgMax over the channels of a
+// segmentation map) streams as tiles of columns of every reduced row. Shapes here take that path
+// (checked by watching the module's _feedTile), with a narrower last tile in every slice, for
+// every dtype of ArgMax/ArgMin (both select_last values), Hardmax and single-axis ReduceMax,
+// NaNs and maxima planted on both sides of each tile edge; results against the plain reference.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { init, runNode } from '../../js/index.mjs';
+import { currentModule } from '../../js/module.js';
+import { checkAgainstReference, prng } from './helpers.mjs';
+import { TYPES, bfloat16Value, float16Value } from './reference.mjs';
+import { POOLS } from './values.mjs';
+
+const ARG_TYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64'];
+const REDUCE_TYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64', 'bool'];
+const HARDMAX_TYPES = ['float32', 'float64', 'float16', 'bfloat16'];
+
+const isNan = (type, v) => {
+  const family = TYPES[type].family;
+  if (family === 'float16') return Number.isNaN(float16Value(v));
+  if (family === 'bfloat16') return Number.isNaN(bfloat16Value(v));
+  return typeof v === 'number' && Number.isNaN(v);
+};
+const numberOf = (type, v) => {
+  const family = TYPES[type].family;
+  return family === 'float16' ? float16Value(v) : family === 'bfloat16' ? bfloat16Value(v) : v;
+};
+// The pool's largest value (the type's highest: +inf for floats) and its NaNs.
+const nansOf = (type) => POOLS[type].filter((v) => isNan(type, v));
+const numbersOf = (type) => POOLS[type].filter((v) => !isNan(type, v));
+
+// Records the tiles the engine feeds: [outer index, first column, width].
+function watchTiles(M) {
+  const tiles = [];
+  const original = M._feedTile;
+  M._feedTile = (at, o, c, w) => (tiles.push([o, c, w]), original.call(M, at, o, c, w));
+  return { tiles, restore: () => void (M._feedTile = original) };
+}
+
+// Every slice left to right in tiles of one width (the last narrower), slices in order.
+function assertTiling(tiles, outer, inner, where) {
+  assert.ok(tiles.length > 0, `${where}: the tiled path was taken`);
+  const width = tiles[0][2];
+  const expected = [];
+  for (let o = 0; o < outer; o += 1) for (let c = 0; c < inner; c += width) expected.push([o, c, Math.min(width, inner - c)]);
+  assert.deepEqual(tiles, expected, `${where}: tiles`);
+  assert.ok(inner % width !== 0, `${where}: a narrower last tile`);
+  return width;
+}
+
+// Data drawn from the type's pool without NaN (ties are common), then at each tile edge (columns
+// c - 1 and c) a NaN (floating types, now and then) or the type's highest value in a random row.
+function fill(type, dims, width, rng) {
+  const [outer, reduce, inner] = dims;
+  const numbers = numbersOf(type);
+  const nans = nansOf(type);
+  const data = new TYPES[type].array(outer * reduce * inner);
+  for (let i = 0; i < data.length; i += 1) data[i] = numbers[rng.int(numbers.length)];
+  const top = numbers.reduce((a, b) => (numberOf(type, b) > numberOf(type, a) ? b : a));
+  for (let c = width; c < inner; c += width)
+    for (const column of [c - 1, c]) {
+      const at = (rng.int(outer) * reduce + rng.int(reduce)) * inner + column;
+      data[at] = nans.length > 0 && rng.chance(0.5) ? nans[rng.int(nans.length)] : top;
+    }
+  return data;
+}
+
+// Runs op once to learn the tile width, then on data planted at those tile edges, against the reference.
+function checkTiled(M, rng, op, type, dims, attrs, opset) {
+  const where = `${op} ${type} ${JSON.stringify(dims)} ${JSON.stringify(attrs)}`;
+  const inputs = (data) => (op === 'ReduceMax' ? [{ type, data, dims }, { type: 'int64', data: BigInt64Array.of(1n), dims: [1] }] : [{ type, data, dims }]);
+  const count = dims[0] * dims[1] * dims[2];
+  const watch = watchTiles(M);
+  let width;
+  try {
+    runNode(op, inputs(new TYPES[type].array(count)), attrs, opset);
+    width = assertTiling(watch.tiles, dims[0], dims[2], where);
+    watch.tiles.length = 0;
+    checkAgainstReference(runNode, op, inputs(fill(type, dims, width, rng)), attrs, opset, where);
+    assertTiling(watch.tiles, dims[0], dims[2], where);
+  } finally {
+    watch.restore();
+  }
+}
+
+test('column tiles: ArgMax and ArgMin in every dtype, a narrower last tile in each slice', async () => {
+  await init();
+  const M = currentModule();
+  const rng = prng(31);
+  for (const type of ARG_TYPES) {
+    checkTiled(M, rng, 'ArgMax', type, [2, 5, 70001], { axis: 1, keepdims: 0 }, 13);
+    checkTiled(M, rng, 'ArgMax', type, [1, 5, 70001], { axis: 1, select_last_index: 1 }, 13);
+    checkTiled(M, rng, 'ArgMin', type, [1, 5, 70001], { axis: 1, select_last_index: rng.int(2) }, 13);
+  }
+});
+
+test('column tiles: Hardmax along a middle axis and single-axis ReduceMax, every dtype', async () => {
+  await init();
+  const M = currentModule();
+  const rng = prng(32);
+  for (const type of HARDMAX_TYPES) checkTiled(M, rng, 'Hardmax', type, [2, 5, 70001], { axis: 1 }, 13);
+  // ReduceMax keeps no index: a slice's state outgrows the cache at 256 KiB of values.
+  for (const type of REDUCE_TYPES) {
+    const dims = TYPES[type].array.BYTES_PER_ELEMENT === 1 ? [1, 3, 270001] : [1 + rng.int(2), 3, 140001];
+    checkTiled(M, rng, 'ReduceMax', type, dims, { keepdims: rng.int(2) }, 20);
+  }
+});
+
+test('column tiles from a typed array the heap has no view of (copied as bytes)', async () => {
+  await init();
+  const M = currentModule();
+  class Scores extends Float32Array {}
+  const rng = prng(33);
+  const dims = [1, 4, 90001];
+  const plain = fill('float32', dims, 2000, rng);
+  const watch = watchTiles(M);
+  try {
+    const got = runNode('ArgMax', [{ type: 'float32', data: Scores.from(plain), dims }], { axis: 1 }, 13)[0];
+    const want = runNode('ArgMax', [{ type: 'float32', data: plain, dims }], { axis: 1 }, 13)[0];
+    assert.ok(watch.tiles.length > 0);
+    assert.deepEqual(got.data, want.data);
+    checkAgainstReference(runNode, 'ArgMax', [{ type: 'float32', data: Scores.from(plain), dims }], { axis: 1 }, 13, 'subclass');
+  } finally {
+    watch.restore();
+  }
+});

@@ -1,0 +1,284 @@
+// Column tiles (Execution::feed_tile), the staged path of wide column plans: the input of each
+// outer slice arrives as tiles of columns [c, c + width) of every reduced row, packed row after
+// row. Checked against the row-major feed of the same call and against the reference, for every
+// dtype of ArgMax/ArgMin (both select_last values), Hardmax and single-axis ReduceMax, with tile
+// widths that do and do not divide inner, NaNs at tile edges; plus the tile width the core picks
+// (column_tile_width) and the order rules the bindings rely on (tile_is_next, between_tiles).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <memory>
+
+#include "harness.h"
+
+using ox::DType;
+using ox::PlanKind;
+
+namespace {
+
+constexpr int64_t kStagingBytes = 256 * 1024;  // js/engine.js's staging buffer
+
+const std::vector<DType> kArgTypes = {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16,
+                                      DType::Int8,    DType::Uint8,   DType::Int16,   DType::Uint16,
+                                      DType::Int32,   DType::Uint32,  DType::Int64,   DType::Uint64};
+const std::vector<DType> kReduceTypes = {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16,
+                                         DType::Int8,    DType::Uint8,   DType::Int32,   DType::Uint32,
+                                         DType::Int64,   DType::Uint64,  DType::Bool};
+const std::vector<DType> kHardmaxTypes = {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16};
+
+// A call along axis 1 of x = [outer, reduce, inner] (every op here reduces that one axis).
+struct Call {
+  tb::Node node{""};
+  ref::Expected expected;
+  std::string text;
+};
+
+Call make_call(const std::string& op, const ref::Tensor& x, bool last, bool keepdims) {
+  Call c;
+  c.text = op + " " + ox::dtype_name(x.dtype) + " dims " + th::dims_text(x.dims);
+  if (op == "ReduceMax") {
+    c.node = tb::Node(op).at(20).in(tb::tensor(x.dtype, x.dims)).in(tb::axes_input({1}));
+    c.node.attr("keepdims", keepdims ? 1.0 : 0.0);
+    c.expected = ref::reduce_max(x, {1}, keepdims);
+    c.text += keepdims ? " keepdims=1" : " keepdims=0";
+  } else if (op == "Hardmax") {
+    c.node = tb::Node(op).at(13).in(tb::tensor(x.dtype, x.dims)).attr("axis", 1.0);
+    c.expected = ref::hardmax_along_axis(x, 1);
+  } else {
+    c.node = tb::Node(op).at(13).in(tb::tensor(x.dtype, x.dims)).attr("axis", 1.0);
+    c.node.attr("keepdims", keepdims ? 1.0 : 0.0).attr("select_last_index", last ? 1.0 : 0.0);
+    c.expected = ref::arg_extreme(x, op == "ArgMax", 1, keepdims, last);
+    c.text += last ? " select_last_index=1" : "";
+  }
+  return c;
+}
+
+// Values with ties, specials and, for floating types, NaNs (sometimes all NaN); then NaNs or the
+// type's highest value planted in the columns on both sides of each tile edge.
+std::vector<uint64_t> make_values(DType t, int64_t outer, int64_t reduce, int64_t inner, int64_t width,
+                                  tv::Rng& rng) {
+  std::vector<uint64_t> bits(static_cast<size_t>(outer * reduce * inner));
+  const std::vector<uint64_t> nans = tv::nan_patterns(t);
+  const uint64_t style = rng.below(10);
+  for (uint64_t& b : bits) {
+    if (style == 0 && !nans.empty()) b = rng.pick(nans);
+    else if (style <= 3) b = tv::narrow_value(t, rng);
+    else b = tv::mixed_value(t, rng, style <= 6 ? 3 : 20);
+  }
+  for (int64_t c = width; c < inner; c += width)
+    for (int64_t column : {c - 1, c}) {
+      const int64_t o = rng.between(0, outer - 1), r = rng.between(0, reduce - 1);
+      const bool nan = !nans.empty() && rng.chance(50);
+      bits[static_cast<size_t>((o * reduce + r) * inner + column)] = nan ? rng.pick(nans) : tv::highest(t);
+    }
+  return bits;
+}
+
+// The output of `plan` over x fed as tiles of `width` columns (a narrower last tile when width does
+// not divide inner); outer slices listed in `flat_slices` are fed row-major instead, which the
+// order rules allow at slice boundaries. Each tile sits in its own exactly sized heap block.
+std::vector<uint64_t> run_tiled(const ox::Plan& plan, const ref::Tensor& x, int64_t width,
+                                const std::vector<bool>& flat_slices, ox::Execution& run) {
+  REQUIRE(run.start(plan).is_ok());
+  const int size = ref::element_size(x.dtype);
+  const std::vector<uint8_t> bytes = tv::pack(x.dtype, x.bits);
+  const int64_t reduce = plan.reduce, inner = plan.inner;
+  for (int64_t o = 0; o < plan.outer; ++o) {
+    const uint8_t* slice = bytes.data() + o * reduce * inner * size;
+    if (flat_slices[static_cast<size_t>(o)]) {
+      REQUIRE_FALSE(run.between_tiles());
+      run.feed(slice, reduce * inner);
+      continue;
+    }
+    for (int64_t c = 0; c < inner; c += width) {
+      const int64_t w = std::min(width, inner - c);
+      std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(reduce * w * size)]);
+      for (int64_t r = 0; r < reduce; ++r)
+        std::memcpy(tile.get() + r * w * size, slice + (r * inner + c) * size, static_cast<size_t>(w * size));
+      REQUIRE(run.tile_is_next(o, c, w));
+      if (c > 0) REQUIRE_FALSE(run.tile_is_next(o, 0, w));
+      run.feed_tile(tile.get(), o, c, w);
+      REQUIRE(run.between_tiles() == (c + w < inner));
+    }
+  }
+  REQUIRE(run.fed() == plan.input_count);
+  const int out_size = ref::element_size(plan.output_dtype);
+  std::vector<uint8_t> out(static_cast<size_t>(plan.output_count * out_size) + 1);
+  run.write_output(out.data(), 0, plan.output_count);
+  return tv::unpack(plan.output_dtype, out.data(), plan.output_count);
+}
+
+ox::Plan resolved(const tb::Node& node) {
+  ox::Plan plan;
+  const ox::Status s = ox::resolve(tb::to_request(node), &plan);
+  INFO(s.message());
+  REQUIRE(s.is_ok());
+  return plan;
+}
+
+// Tiled against row-major (random chunks) against the reference, for one shape and tile width.
+void check_tiled(const Call& call, const ref::Tensor& x, int64_t width, tv::Rng& rng, ox::Execution& run) {
+  INFO(call.text << " tile width " << width);
+  const ox::Plan plan = resolved(call.node);
+  REQUIRE(plan.prefix_count == 0);
+  REQUIRE(plan.inner == x.dims[2]);
+  std::vector<bool> flat(static_cast<size_t>(plan.outer));
+  for (size_t o = 0; o < flat.size(); ++o) flat[o] = rng.chance(20);
+  const std::vector<uint64_t> tiled = run_tiled(plan, x, width, flat, run);
+  const th::Result rows = th::run(call.node, x, th::Chunks::random(rng.next()));
+  REQUIRE(rows.status.is_ok());
+  CHECK(th::mismatch(call.expected, rows.output) == "");
+  ref::Tensor got = rows.output;
+  got.bits = tiled;
+  CHECK(th::mismatch(call.expected, got) == "");
+  // Indices and one-hots are exact; a ReduceMax NaN may differ in payload, a zero in sign.
+  if (plan.kind != PlanKind::ReduceMax) CHECK(tiled == rows.output.bits);
+}
+
+void random_tiles(const std::string& op, const std::vector<DType>& types, uint64_t seed) {
+  tv::Rng rng(seed);
+  ox::Execution shared;  // reused across calls, as the wasm module reuses its one Execution
+  for (int i = 0; i < 400; ++i) {
+    const DType t = types[static_cast<size_t>(i) % types.size()];
+    // (ReduceMax drops a reduced axis of 1: its plan is the identity.)
+    const int64_t outer = rng.between(1, 3), reduce = rng.between(op == "ReduceMax" ? 2 : 1, rng.chance(20) ? 70 : 9);
+    const int64_t inner = rng.chance(15) ? rng.between(2, 8) : rng.between(9, 300);
+    const uint64_t form = rng.below(6);  // tile widths: any, whole tiles, one column, all columns
+    const int64_t width = form == 0 ? 1 : form == 1 ? inner : form == 2 ? std::max<int64_t>(1, inner / 3)
+                                                                         : rng.between(1, inner);
+    ref::Tensor x = th::make_tensor(t, {outer, reduce, inner}, {});
+    x.bits = make_values(t, outer, reduce, inner, width, rng);
+    const Call call = make_call(op, x, rng.chance(50), rng.chance(50));
+    check_tiled(call, x, width, rng, shared);
+  }
+}
+
+ox::Plan column_plan(PlanKind kind, DType dtype, int64_t outer, int64_t reduce, int64_t inner) {
+  ox::Plan p;
+  p.kind = kind;
+  p.input_dtype = dtype;
+  p.output_dtype = kind == PlanKind::ArgMax || kind == PlanKind::ArgMin ? DType::Int64 : dtype;
+  p.outer = outer, p.reduce = reduce, p.inner = inner;
+  p.input_count = outer * reduce * inner;
+  p.output_count = kind == PlanKind::Hardmax ? p.input_count : outer * inner;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("column tiles: ArgMax and ArgMin, every dtype, against row-major feeding and the reference") {
+  random_tiles("ArgMax", kArgTypes, 71);
+  random_tiles("ArgMin", kArgTypes, 72);
+}
+
+TEST_CASE("column tiles: Hardmax and single-axis ReduceMax, every dtype") {
+  random_tiles("Hardmax", kHardmaxTypes, 73);
+  random_tiles("ReduceMax", kReduceTypes, 74);
+}
+
+TEST_CASE("column tiles at the width the core picks, with a narrower last tile") {
+  tv::Rng rng(75);
+  ox::Execution run;
+  // float32 [2, 3, 70000]: 21840-column tiles, the last of each slice 4480 wide; float16
+  // [1, 7, 50000]: 18720, then 12560.
+  struct Shape {
+    DType dtype;
+    std::vector<int64_t> dims;
+    int64_t width;
+  };
+  for (const Shape& shape : {Shape{DType::Float32, {2, 3, 70000}, 21840}, Shape{DType::Float16, {1, 7, 50000}, 18720},
+                             Shape{DType::BFloat16, {1, 7, 50000}, 18720}}) {
+    const DType t = shape.dtype;
+    const std::vector<int64_t>& dims = shape.dims;
+    const int64_t width = shape.width;
+    ref::Tensor x = th::make_tensor(t, dims, {});
+    x.bits = make_values(t, dims[0], dims[1], dims[2], width, rng);
+    for (const std::string op : {"ArgMax", "ArgMin", "Hardmax"}) {
+      const Call call = make_call(op, x, op == "ArgMin", false);
+      REQUIRE(ox::column_tile_width(resolved(call.node), kStagingBytes) == width);
+      check_tiled(call, x, width, rng, run);
+    }
+  }
+}
+
+TEST_CASE("column_tile_width: tiles only where a slice's state outgrows the cache and tiles are wide") {
+  using ox::column_tile_width;
+  // The segmentation map: 262144 / (21 * 4) = 3120.8 columns; float16 6241.5 -> 6240 (multiples of 16).
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 21, 262144), kStagingBytes) == 3120);
+  CHECK(column_tile_width(column_plan(PlanKind::Hardmax, DType::Float32, 1, 21, 262144), kStagingBytes) == 3120);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMin, DType::Float16, 1, 21, 262144), kStagingBytes) == 6240);
+  CHECK(column_tile_width(column_plan(PlanKind::ReduceMax, DType::Float32, 4, 21, 262144), kStagingBytes) == 3120);
+  // State of exactly 256 KiB per slice (32768 x (4 + 4)) stays in cache: row-major; one more column tiles.
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 21, 32768), kStagingBytes) == 0);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 21, 32769), kStagingBytes) == 3120);
+  // ReduceMax keeps no index: 65536 float32 columns are 256 KiB.
+  CHECK(column_tile_width(column_plan(PlanKind::ReduceMax, DType::Float32, 1, 21, 65536), kStagingBytes) == 0);
+  CHECK(column_tile_width(column_plan(PlanKind::ReduceMax, DType::Float32, 1, 21, 65537), kStagingBytes) == 3120);
+  // Tile rows under 8 KiB (a long reduced axis) are not worth their copies: 32 rows of 2048
+  // float32 are; 33 rows of 1984 are not, nor 64 rows of 1024; 64 rows of 4096 uint8 are not either.
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 32, 100000), kStagingBytes) == 2048);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 33, 100000), kStagingBytes) == 0);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMin, DType::Float32, 2, 64, 65536), kStagingBytes) == 0);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Uint8, 1, 64, 300000), kStagingBytes) == 0);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Uint8, 1, 21, 262144), kStagingBytes) == 12480);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float64, 1, 21, 262144), kStagingBytes) == 1552);
+  // A tile as wide as the slice is the row-major feed.
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 3, 1, 70000), kStagingBytes) == 65536);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 3, 1, 65536), kStagingBytes) == 0);
+  // Rows, prefixes, identity and empty inputs stream row-major; so does a call without staging.
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 100000, 21, 1), kStagingBytes) == 0);
+  ox::Plan prefixed = column_plan(PlanKind::ReduceMax, DType::Float32, 1, 21, 262144);
+  prefixed.prefix_count = 1, prefixed.prefix_extent[0] = 1;
+  CHECK(column_tile_width(prefixed, kStagingBytes) == 0);
+  CHECK(column_tile_width(column_plan(PlanKind::Identity, DType::Float32, 1, 21, 262144), kStagingBytes) == 0);
+  ox::Plan empty = column_plan(PlanKind::ReduceMax, DType::Float32, 1, 21, 262144);
+  empty.input_count = 0;
+  CHECK(column_tile_width(empty, kStagingBytes) == 0);
+  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 21, 262144), 0) == 0);
+}
+
+TEST_CASE("tile order: left to right, slices in order, row-major feeding only at slice boundaries") {
+  ox::Execution run;
+  const ox::Plan plan = column_plan(PlanKind::ArgMax, DType::Float32, 2, 3, 10);
+  const std::vector<float> x(60, 1.0f);
+  REQUIRE(run.start(plan).is_ok());
+  CHECK(run.tile_is_next(0, 0, 4));
+  CHECK(run.tile_is_next(0, 0, 10));
+  CHECK_FALSE(run.tile_is_next(0, 0, 0));   // empty
+  CHECK_FALSE(run.tile_is_next(0, 0, 11));  // past the slice
+  CHECK_FALSE(run.tile_is_next(0, 4, 4));   // not where the input fed so far ends
+  CHECK_FALSE(run.tile_is_next(1, 0, 4));
+  CHECK_FALSE(run.tile_is_next(2, 0, 4));   // no such slice
+  CHECK_FALSE(run.tile_is_next(-1, 0, 4));
+  run.feed_tile(x.data(), 0, 0, 4);
+  CHECK(run.between_tiles());
+  CHECK(run.fed() == 12);
+  CHECK(run.tile_is_next(0, 4, 6));
+  CHECK_FALSE(run.tile_is_next(0, 4, 7));
+  CHECK_FALSE(run.tile_is_next(0, 0, 4));
+  run.feed_tile(x.data(), 0, 4, 6);
+  CHECK_FALSE(run.between_tiles());
+  CHECK(run.tile_is_next(1, 0, 3));
+  run.feed(x.data(), 30);  // slice 1 row-major
+  CHECK(run.fed() == 60);
+  CHECK_FALSE(run.tile_is_next(1, 0, 3));
+
+  // Row-major feeding that stops inside a slice: no tile may follow, even where the count matches
+  // a tile boundary (6 elements = columns [0, 2) of three rows).
+  REQUIRE(run.start(plan).is_ok());
+  CHECK_FALSE(run.between_tiles());
+  run.feed(x.data(), 6);
+  CHECK_FALSE(run.tile_is_next(0, 2, 3));
+  run.feed(x.data(), 24);
+  CHECK(run.tile_is_next(1, 0, 10));  // a whole slice was fed: tiles may take over
+
+  // Plans without columns to tile.
+  REQUIRE(run.start(column_plan(PlanKind::ArgMax, DType::Float32, 6, 10, 1)).is_ok());
+  CHECK_FALSE(run.tile_is_next(0, 0, 1));
+  ox::Plan prefixed = column_plan(PlanKind::ReduceMax, DType::Float32, 1, 3, 10);
+  prefixed.prefix_count = 1, prefixed.prefix_extent[0] = 2, prefixed.input_count = 60;
+  REQUIRE(run.start(prefixed).is_ok());
+  CHECK_FALSE(run.tile_is_next(0, 0, 4));
+  REQUIRE(run.start(column_plan(PlanKind::Identity, DType::Float32, 2, 3, 10)).is_ok());
+  CHECK_FALSE(run.tile_is_next(0, 0, 4));
+}
