@@ -20,6 +20,7 @@
 #include "core/dtype.h"
 #include "exec/execution.h"
 #include "ops/resolve.h"
+#include "wire/plan_cache.h"
 #include "wire/wire.h"
 
 // Allocation failure must be a Status: huge requests get nullptr from ASan instead of a report.
@@ -120,6 +121,18 @@ void check_plan(const ox::NodeRequest& request, const ox::Plan& plan) {
   if (plan.kind != ox::PlanKind::ReduceMax && plan.reduce > 2147483647) fail("axis beyond int32 indices", "");
 }
 
+// A plan from the cache must be the fresh plan: fields, and arrays within their counts.
+void check_same_plan(const ox::Plan& a, const ox::Plan& b) {
+  bool same = a.kind == b.kind && a.select_last == b.select_last && a.input_dtype == b.input_dtype &&
+              a.output_dtype == b.output_dtype && a.input_count == b.input_count && a.output_count == b.output_count &&
+              a.output_rank == b.output_rank && a.outer == b.outer && a.reduce == b.reduce && a.inner == b.inner &&
+              a.prefix_count == b.prefix_count;
+  for (int k = 0; same && k < a.output_rank; ++k) same = a.output_dims[k] == b.output_dims[k];
+  for (int k = 0; same && k < a.prefix_count; ++k)
+    same = a.prefix_extent[k] == b.prefix_extent[k] && a.prefix_output_stride[k] == b.prefix_output_stride[k];
+  if (!same) fail("PlanCache gave a plan other than a fresh resolve's", "");
+}
+
 void execute(ox::Execution& ex, const ox::Plan& plan, const uint8_t* data, size_t size) {
   const int in_size = ox::dtype_size(plan.input_dtype);
   const int out_size = ox::dtype_size(plan.output_dtype);
@@ -163,9 +176,16 @@ void execute(ox::Execution& ex, const ox::Plan& plan, const uint8_t* data, size_
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static ox::Execution execution;  // long-lived, as in bindings/embind.cc
+  static ox::PlanCache plans;       // likewise: its reused request and cached plans must not leak between calls
   const std::vector<double> words = words_from(data, size);
   ox::NodeRequest request;
   ox::Status s = ox::decode_request(words.data(), words.size(), &request);
+  ox::Plan fresh;
+  const ox::Status fresh_status = s.is_ok() ? ox::resolve(request, &fresh) : s;
+  const ox::Status cached = plans.resolve(words.data(), words.size());
+  if (cached.is_ok() != fresh_status.is_ok() || cached.message() != fresh_status.message())
+    fail("PlanCache answered otherwise than a fresh resolve", cached.message() + " vs " + fresh_status.message());
+  if (cached.is_ok()) check_same_plan(plans.plan(), fresh);
   if (!s.is_ok()) return 0;
 
   std::string label;
