@@ -72,17 +72,21 @@ struct ColumnScan {
   template <int Tiles, bool Fast>
   static bool pass(const Raw* x, int64_t rows, int64_t stride, int64_t first, Raw* best, int32_t* index) {
     constexpr int NV = Tiles * kValueVectors;
-    constexpr bool Guard = Fast && L::kHasNan;
+    constexpr bool Guarded = Fast && L::kHasNan;
     constexpr bool Keeps = Fast && L::template fast_keeps<D, Last>();  // the mask says "kept"
-    V b[NV], guard[NV];
+    // NaN detector of the fast pass: the rows kernel's block summary (for floats a running sum,
+    // for float16/bfloat16 the int16 and uint16 maxima; the extreme itself is dead code), one
+    // accumulator fed a tree of each row's vectors, so it costs one register.
+    using Guard = typename L::template Summary<Direction::Max>;
+    Guard guard = Guard::of(V{});
+    V b[NV];
     Key bk[NV];
     RV r[NV];
     for (int v = 0; v < NV; ++v) {
       b[v] = simd::load(best + v * kLanes);
       bk[v] = Fast ? L::template fast_key<D>(b[v]) : L::template rule_key<D>(b[v]);
-      if constexpr (Guard) {
+      if constexpr (Guarded) {
         if (simd::any(L::nan_mask(b[v]))) return false;  // a NaN state: the exact rule decides
-        guard[v] = V{};
       }
       if constexpr (Index) {
         if constexpr (kRelative) {
@@ -97,13 +101,19 @@ struct ColumnScan {
     for (int64_t k = 0; k < rows; ++k) {
       const Raw* p = x + k * stride;
       const RV row = simd::splat(static_cast<RowLane>(kRelative ? k + 1 : first + k));
+      V xs[NV];
+      for (int v = 0; v < NV; ++v) xs[v] = simd::load(p + v * kLanes);
+      if constexpr (Guarded) {
+        Guard t = Guard::of(xs[0]);
+        for (int v = 1; v < NV; ++v) t.merge(Guard::of(xs[v]));
+        guard.merge(t);
+      }
       for (int v = 0; v < NV; ++v) {
-        const V x_v = simd::load(p + v * kLanes);
+        const V x_v = xs[v];
         M m;
         if constexpr (Fast) {
           m = L::template fast_step<D, Last>(L::template fast_key<D>(x_v), bk[v]);
           if constexpr (!kKeyOnly) b[v] = Keeps ? simd::select(m, b[v], x_v) : simd::select(m, x_v, b[v]);
-          if constexpr (Guard) guard[v] = L::guard_step(guard[v], x_v);
         } else {
           const Key c = L::template rule_key<D>(x_v);
           m = L::template replaces<D, Last>(c, bk[v]);
@@ -122,10 +132,8 @@ struct ColumnScan {
         }
       }
     }
-    if constexpr (Guard) {
-      M nan_seen = L::guard_nan(guard[0]);
-      for (int v = 1; v < NV; ++v) nan_seen |= L::guard_nan(guard[v]);
-      if (simd::any(nan_seen)) return false;
+    if constexpr (Guarded) {
+      if (guard.maybe_nan()) return false;
     }
     for (int v = 0; v < NV; ++v) simd::store(best + v * kLanes, kKeyOnly ? L::raw_of(bk[v]) : b[v]);
     if constexpr (Index) {

@@ -41,48 +41,48 @@ struct RowScan {
       return a;
     }
   }
-  static Summary summarize(const Raw* p, ptrdiff_t n) {
-    constexpr ptrdiff_t step = L::kUnroll * kLanes;
+  // Also stores the summary of each group of kUnroll vectors (the tail's vectors make one last
+  // group) as a mark: a rescan looks at the marks first, then at the one group holding the
+  // extreme. One store per group; the rescan reads a 32nd of the block.
+  static constexpr ptrdiff_t kStep = L::kUnroll * kLanes;
+  static constexpr int kMaxGroups = static_cast<int>(kBlock / kStep) + 1;
+  using Mark = typename Summary::Mark;
+  static Summary summarize(const Raw* p, ptrdiff_t n, Mark* marks, int* groups) {
     Summary s = Summary::of(simd::load(p));
     ptrdiff_t i = 0;
-    for (; i + step <= n; i += step) s.merge(tree<L::kUnroll>(p + i));
-    for (; i + kLanes <= n; i += kLanes) s.merge(Summary::of(simd::load(p + i)));
-    if (i < n) s.merge(Summary::of(simd::load(p + n - kLanes)));
+    int g = 0;
+    for (; i + kStep <= n; i += kStep) {
+      const Summary t = tree<L::kUnroll>(p + i);
+      marks[g++] = t.mark();
+      s.merge(t);
+    }
+    if (i < n) {
+      Summary t = Summary::of(simd::load(p + n - kLanes));
+      for (; i + kLanes < n; i += kLanes) t.merge(Summary::of(simd::load(p + i)));
+      marks[g++] = t.mark();
+      s.merge(t);
+    }
+    *groups = g;
     return s;
   }
 
   // The first / last j in [0, n) whose lane the mask function marks, or -1 (n >= kLanes). Four
-  // vectors per test: the block is in L1 and this runs once per winning block.
-  template <class M>
-  static int first_lane(M m) {
-    for (int l = 0; l < kLanes; ++l)
-      if (m[l]) return l;
-    return -1;
-  }
-  template <class M>
-  static int last_lane(M m) {
-    for (int l = kLanes - 1; l >= 0; --l)
-      if (m[l]) return l;
-    return -1;
-  }
+  // vectors per test: the block is in L1 and this runs once per winning block. The lane comes
+  // from the byte masks (a count of zero bits), not from branches over lanes.
+  static constexpr int kSize = sizeof(Raw);
   template <class F>
   static ptrdiff_t find_first(const Raw* p, ptrdiff_t n, F mask_of) {
     ptrdiff_t i = 0;
     for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
       const auto m0 = mask_of(simd::load(p + i)), m1 = mask_of(simd::load(p + i + kLanes));
       const auto m2 = mask_of(simd::load(p + i + 2 * kLanes)), m3 = mask_of(simd::load(p + i + 3 * kLanes));
-      if (simd::any(m0 | m1 | m2 | m3)) {
-        if (simd::any(m0)) return i + first_lane(m0);
-        if (simd::any(m1)) return i + kLanes + first_lane(m1);
-        if (simd::any(m2)) return i + 2 * kLanes + first_lane(m2);
-        return i + 3 * kLanes + first_lane(m3);
-      }
+      if (simd::any(m0 | m1 | m2 | m3)) return i + __builtin_ctzll(simd::byte_mask(m0, m1, m2, m3)) / kSize;
     }
     for (;; i += kLanes) {
       const bool final = i + kLanes >= n;
       if (final) i = n - kLanes;
-      const auto m = mask_of(simd::load(p + i));
-      if (simd::any(m)) return i + first_lane(m);
+      const uint32_t m = simd::byte_mask(mask_of(simd::load(p + i)));
+      if (m) return i + __builtin_ctz(m) / kSize;
       if (final) return -1;
     }
   }
@@ -90,26 +90,36 @@ struct RowScan {
   static ptrdiff_t find_last(const Raw* p, ptrdiff_t n, F mask_of) {
     ptrdiff_t i = n;  // lanes [i, n) are done
     for (; i >= 4 * kLanes; i -= 4 * kLanes) {
-      const auto m0 = mask_of(simd::load(p + i - kLanes)), m1 = mask_of(simd::load(p + i - 2 * kLanes));
-      const auto m2 = mask_of(simd::load(p + i - 3 * kLanes)), m3 = mask_of(simd::load(p + i - 4 * kLanes));
-      if (simd::any(m0 | m1 | m2 | m3)) {
-        if (simd::any(m0)) return i - kLanes + last_lane(m0);
-        if (simd::any(m1)) return i - 2 * kLanes + last_lane(m1);
-        if (simd::any(m2)) return i - 3 * kLanes + last_lane(m2);
-        return i - 4 * kLanes + last_lane(m3);
-      }
+      const ptrdiff_t at = i - 4 * kLanes;
+      const auto m0 = mask_of(simd::load(p + at)), m1 = mask_of(simd::load(p + at + kLanes));
+      const auto m2 = mask_of(simd::load(p + at + 2 * kLanes)), m3 = mask_of(simd::load(p + at + 3 * kLanes));
+      if (simd::any(m0 | m1 | m2 | m3)) return at + (63 - __builtin_clzll(simd::byte_mask(m0, m1, m2, m3))) / kSize;
     }
     for (;;) {
       const bool final = i <= kLanes;
       i = final ? 0 : i - kLanes;
-      const auto m = mask_of(simd::load(p + i));
-      if (simd::any(m)) return i + last_lane(m);
+      const uint32_t m = simd::byte_mask(mask_of(simd::load(p + i)));
+      if (m) return i + (31 - __builtin_clz(m)) / kSize;
       if (final) return -1;
     }
   }
   template <class F>
   static ptrdiff_t find(const Raw* p, ptrdiff_t n, F mask_of) {
     return Last ? find_last(p, n, mask_of) : find_first(p, n, mask_of);
+  }
+
+  // The first (last) j in [0, n) where p[j] equals m, the extreme of a block without NaN: the
+  // first (last) group whose mark holds m, then within that group. A group shorter than a vector
+  // (the tail) is searched from n - kLanes: the elements it reaches back to are in earlier
+  // groups, which hold no m under the first-index rule and come before the answer under the
+  // last-index rule.
+  static ptrdiff_t locate(const Raw* p, ptrdiff_t n, const Mark* marks, int groups, Raw m) {
+    static_assert(sizeof(Mark) == simd::kBytes, "a mark is one vector");
+    const ptrdiff_t g = find(reinterpret_cast<const Raw*>(marks), groups * kLanes,
+                             [m](V v) { return Summary::holds(simd::bits<Mark>(v), m); }) / kLanes;
+    ptrdiff_t start = g * kStep, len = (g + 1) * kStep < n ? kStep : n - start;
+    if (len < kLanes) start = n - kLanes, len = kLanes;
+    return start + find(p + start, len, [m](V v) { return L::equal_mask(v, m); });
   }
 
   // One run of `length` >= kLanes elements continuing state (*best, *index); x[0] has index `first`.
@@ -122,7 +132,9 @@ struct RowScan {
       int64_t base = s;
       if (n < kLanes) base = length - kLanes, n = kLanes;  // a short tail reaches back: harmless
       const Raw* p = x + base;
-      const Summary sum = summarize(p, n);
+      Mark marks[kMaxGroups];
+      int groups;
+      const Summary sum = summarize(p, n, marks, &groups);
       if (sum.maybe_nan()) {
         const ptrdiff_t j = find(p, n, [](V v) { return L::nan_mask(v); });
         if (j >= 0) {
@@ -136,7 +148,7 @@ struct RowScan {
       const Raw m = sum.extreme();
       if (Last ? Rule::better(b, m) : !Rule::better(m, b)) continue;
       if (Index || L::zero(m)) {  // ReduceMax needs the element only for the bits of a zero
-        const ptrdiff_t j = find(p, n, [m](V v) { return L::equal_mask(v, m); });
+        const ptrdiff_t j = locate(p, n, marks, groups, m);
         b = p[j], at = first + base + j;
       } else {
         b = m;

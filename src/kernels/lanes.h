@@ -50,6 +50,11 @@ struct FloatLanes {
     Raw extreme() const {  // no NaN in the block here
       return simd::fold_lanes(ext, [](V a, V b) { return vbetter<D>(a, b); })[0];
     }
+    // The lane-wise extreme, kept per group of a block: the lanes of a group that hold the
+    // block's extreme m (no NaN in the block) are the lanes whose mark equals m.
+    using Mark = V;
+    Mark mark() const { return ext; }
+    static M holds(Mark k, Raw m) { return k == simd::splat(m); }  // -0 == +0
   };
   static M nan_mask(V v) { return v != v; }
   static M equal_mask(V v, Raw m) { return v == simd::splat(m); }  // -0 == +0
@@ -67,8 +72,6 @@ struct FloatLanes {
   // the value it selects in one pmax/pmin (b < c ? c : b, or c < b ? b : c for Last).
   template <Direction D>
   static Key fast_key(V v) { return v; }
-  static V guard_step(V g, V v) { return g + v; }
-  static M guard_nan(V g) { return g != g; }
   // The mask comes from the result, as for integers: "kept" (same bits) for the first-index
   // rule, "reached" (c equals the new best) for the last-index rule. Comparing c with b instead
   // lets clang fuse compare and pmax into one select: three instructions in V8 for one.
@@ -129,6 +132,9 @@ struct IntLanes {
     Raw extreme() const {
       return unkey(simd::fold_lanes(ext, [](Key a, Key b) { return vbetter<D>(a, b); })[0]);
     }
+    using Mark = Key;
+    Mark mark() const { return ext; }
+    static Key holds(Mark k, Raw m) { return k == key(simd::splat(m)); }
   };
   static M nan_mask(V) { return M{}; }
   static M equal_mask(V v, Raw m) { return v == simd::splat(m); }
@@ -150,8 +156,6 @@ struct IntLanes {
   // (result == c) for the last-index rule. Equal integers have equal bits.
   template <Direction D>
   static Key fast_key(V v) { return key(v); }
-  static V guard_step(V g, V) { return g; }
-  static M guard_nan(V) { return M{}; }
   template <Direction D, bool Last>
   static constexpr bool fast_keeps() { return !Last; }
   template <Direction D, bool Last>
@@ -206,6 +210,13 @@ struct HalfLanes {
       const uint16_t hm = simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); })[0];
       return hm >= 0x8000 ? hm : lm;
     }
+    // The lane-wise extreme as bits (max: P if non-negative, else L; min: H if negative, else L).
+    using Mark = V;
+    Mark mark() const {
+      if (D == Direction::Max) return simd::select(p >= S{}, simd::bits<V>(p), l);
+      return simd::select(simd::bits<S>(h) < S{}, h, l);
+    }
+    static M holds(Mark k, Raw m) { return equal_mask(k, m); }
   };
   static M nan_mask(V v) {
     return simd::bits<S>(v & simd::splat<uint16_t>(0x7FFF)) > simd::splat<int16_t>(kInf);
@@ -248,8 +259,6 @@ struct HalfLanes {
     const S neg = simd::bits<S>(v) >> 15;
     return (mag ^ neg) - neg;
   }
-  static V guard_step(V g, V v) { return vmax(g, magnitude(v)); }
-  static M guard_nan(V g) { return g > simd::splat<uint16_t>(kInf); }
   template <Direction D, bool Last>
   static constexpr bool fast_keeps() { return !Last; }
   template <Direction D, bool Last>
