@@ -66,17 +66,21 @@ struct RowScan {
     return s;
   }
 
-  // The first / last j in [0, n) whose lane the mask function marks, or -1 (n >= kLanes). Four
-  // vectors per test: the block is in L1 and this runs once per winning block. The lane comes
-  // from the byte masks (a count of zero bits), not from branches over lanes.
+  // The first / last j in [0, n) whose lane the mask function marks, or -1 (n >= kLanes). Eight
+  // vectors per test; the lane comes from their byte masks (a count of zero bits), so the one
+  // branch is whether the eight hold a mark. Runs once per winning block, in L1.
   static constexpr int kSize = sizeof(Raw);
   template <class F>
-  static ptrdiff_t find_first(const Raw* p, ptrdiff_t n, F mask_of) {
+  static uint64_t masks4(const Raw* q, F mask_of) {
+    return simd::byte_mask(mask_of(simd::load(q)), mask_of(simd::load(q + kLanes)), mask_of(simd::load(q + 2 * kLanes)),
+                           mask_of(simd::load(q + 3 * kLanes)));
+  }
+  template <class F>
+  __attribute__((always_inline)) static ptrdiff_t find_first(const Raw* p, ptrdiff_t n, F mask_of) {
     ptrdiff_t i = 0;
-    for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
-      const auto m0 = mask_of(simd::load(p + i)), m1 = mask_of(simd::load(p + i + kLanes));
-      const auto m2 = mask_of(simd::load(p + i + 2 * kLanes)), m3 = mask_of(simd::load(p + i + 3 * kLanes));
-      if (simd::any(m0 | m1 | m2 | m3)) return i + __builtin_ctzll(simd::byte_mask(m0, m1, m2, m3)) / kSize;
+    for (; i + 8 * kLanes <= n; i += 8 * kLanes) {
+      const uint64_t lo = masks4(p + i, mask_of), hi = masks4(p + i + 4 * kLanes, mask_of);
+      if (lo | hi) return i + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)) / kSize;
     }
     for (;; i += kLanes) {
       const bool final = i + kLanes >= n;
@@ -87,13 +91,12 @@ struct RowScan {
     }
   }
   template <class F>
-  static ptrdiff_t find_last(const Raw* p, ptrdiff_t n, F mask_of) {
+  __attribute__((always_inline)) static ptrdiff_t find_last(const Raw* p, ptrdiff_t n, F mask_of) {
     ptrdiff_t i = n;  // lanes [i, n) are done
-    for (; i >= 4 * kLanes; i -= 4 * kLanes) {
-      const ptrdiff_t at = i - 4 * kLanes;
-      const auto m0 = mask_of(simd::load(p + at)), m1 = mask_of(simd::load(p + at + kLanes));
-      const auto m2 = mask_of(simd::load(p + at + 2 * kLanes)), m3 = mask_of(simd::load(p + at + 3 * kLanes));
-      if (simd::any(m0 | m1 | m2 | m3)) return at + (63 - __builtin_clzll(simd::byte_mask(m0, m1, m2, m3))) / kSize;
+    for (; i >= 8 * kLanes; i -= 8 * kLanes) {
+      const ptrdiff_t at = i - 8 * kLanes;
+      const uint64_t lo = masks4(p + at, mask_of), hi = masks4(p + at + 4 * kLanes, mask_of);
+      if (lo | hi) return at + (hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo)) / kSize;
     }
     for (;;) {
       const bool final = i <= kLanes;
@@ -104,7 +107,7 @@ struct RowScan {
     }
   }
   template <class F>
-  static ptrdiff_t find(const Raw* p, ptrdiff_t n, F mask_of) {
+  __attribute__((always_inline)) static ptrdiff_t find(const Raw* p, ptrdiff_t n, F mask_of) {
     return Last ? find_last(p, n, mask_of) : find_first(p, n, mask_of);
   }
 
@@ -113,14 +116,45 @@ struct RowScan {
   // (the tail) is searched from n - kLanes: the elements it reaches back to are in earlier
   // groups, which hold no m under the first-index rule and come before the answer under the
   // last-index rule.
-  static ptrdiff_t locate(const Raw* p, ptrdiff_t n, const Mark* marks, int groups, Raw m) {
+  static ptrdiff_t locate(const Raw* p, ptrdiff_t n, const Mark* marks, int groups, V m) {
     static_assert(sizeof(Mark) == simd::kBytes, "a mark is one vector");
     const ptrdiff_t g = find(reinterpret_cast<const Raw*>(marks), groups * kLanes,
                              [m](V v) { return Summary::holds(simd::bits<Mark>(v), m); }) / kLanes;
     ptrdiff_t start = g * kStep, len = (g + 1) * kStep < n ? kStep : n - start;
+    const auto eq = [m](V v) { return L::equal_mask(v, m); };
     if (len < kLanes) start = n - kLanes, len = kLanes;
-    return start + find(p + start, len, [m](V v) { return L::equal_mask(v, m); });
+    return start + find(p + start, len, eq);
   }
+
+  // A summarized block of n elements at p (index `at0` = its first element's index): the block
+  // settles the state (b, at). Returns false when nothing later can change it (a first NaN).
+  struct Block {
+    Summary sum;
+    Mark marks[kMaxGroups];
+    int groups;
+    void summarize(const Raw* p, ptrdiff_t n) { sum = RowScan::summarize(p, n, marks, &groups); }
+    bool settle(const Raw* p, ptrdiff_t n, int64_t at0, Raw& b, int64_t& at) const {
+      if (sum.maybe_nan()) {
+        const ptrdiff_t j = find(p, n, [](V v) { return L::nan_mask(v); });
+        if (j >= 0) {
+          b = p[j], at = at0 + j;
+          return Last;
+        }
+      }
+      if (Tr::nan(b)) return true;  // (last-index rule) only a later NaN replaces a NaN
+      if (!sum.template may_beat<Last>(b)) return true;  // the common case: one vector compare
+      const V mv = sum.spread();
+      const Raw m = mv[0];
+      if (Last ? Rule::better(b, m) : !Rule::better(m, b)) return true;
+      if (Index || L::zero(m)) {  // ReduceMax needs the element only for the bits of a zero
+        const ptrdiff_t j = locate(p, n, marks, groups, mv);
+        b = p[j], at = at0 + j;
+      } else {
+        b = m;
+      }
+      return true;
+    }
+  };
 
   // One run of `length` >= kLanes elements continuing state (*best, *index); x[0] has index `first`.
   static void run(const Raw* x, int64_t length, int64_t first, Raw* best, int32_t* index) {
@@ -131,31 +165,29 @@ struct RowScan {
       ptrdiff_t n = static_cast<ptrdiff_t>(length - s < kBlock ? length - s : kBlock);
       int64_t base = s;
       if (n < kLanes) base = length - kLanes, n = kLanes;  // a short tail reaches back: harmless
-      const Raw* p = x + base;
-      Mark marks[kMaxGroups];
-      int groups;
-      const Summary sum = summarize(p, n, marks, &groups);
-      if (sum.maybe_nan()) {
-        const ptrdiff_t j = find(p, n, [](V v) { return L::nan_mask(v); });
-        if (j >= 0) {
-          b = p[j], at = first + base + j;
-          if (!Last) break;
-          continue;
-        }
-      }
-      if (Tr::nan(b)) continue;  // (last-index rule) only a later NaN replaces a NaN
-      if (!sum.template may_beat<Last>(b)) continue;  // the common case: one vector compare
-      const Raw m = sum.extreme();
-      if (Last ? Rule::better(b, m) : !Rule::better(m, b)) continue;
-      if (Index || L::zero(m)) {  // ReduceMax needs the element only for the bits of a zero
-        const ptrdiff_t j = locate(p, n, marks, groups, m);
-        b = p[j], at = first + base + j;
-      } else {
-        b = m;
-      }
+      Block block;
+      block.summarize(x + base, n);
+      if (!block.settle(x + base, n, first + base, b, at)) break;
     }
     *best = b;
     if (Index) *index = static_cast<int32_t>(at);
+  }
+
+  // `rows` runs of kLanes <= length <= kBlock elements, each one block: the next row's summary
+  // pass is issued before this row's rescan, so the rescan's dependent chain (extreme, marks,
+  // group, element) overlaps with loads instead of stalling them.
+  static void short_runs(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
+    const ptrdiff_t n = static_cast<ptrdiff_t>(length);
+    Block blocks[2];
+    blocks[0].summarize(x, n);
+    for (int64_t k = 0; k < rows; ++k) {
+      if (k + 1 < rows) blocks[(k + 1) & 1].summarize(x + (k + 1) * length, n);
+      Raw b = best[k];
+      int64_t at = Index ? index[k] : 0;
+      if (Last || !Tr::nan(b)) blocks[k & 1].settle(x + k * length, n, first, b, at);
+      best[k] = b;
+      if (Index) index[k] = static_cast<int32_t>(at);
+    }
   }
 };
 

@@ -47,17 +47,18 @@ struct FloatLanes {
       if (D == Direction::Max) return simd::any(OrEqual ? ext >= bv : ext > bv);
       return simd::any(OrEqual ? ext <= bv : ext < bv);
     }
-    Raw extreme() const {  // no NaN in the block here
-      return simd::fold_lanes(ext, [](V a, V b) { return vbetter<D>(a, b); })[0];
-    }
+    // The block's extreme in every lane (no NaN in the block here): the rescan compares with
+    // it directly, without a round trip through a scalar.
+    V spread() const { return simd::fold_lanes(ext, [](V a, V b) { return vbetter<D>(a, b); }); }
+    Raw extreme() const { return spread()[0]; }
     // The lane-wise extreme, kept per group of a block: the lanes of a group that hold the
     // block's extreme m (no NaN in the block) are the lanes whose mark equals m.
     using Mark = V;
     Mark mark() const { return ext; }
-    static M holds(Mark k, Raw m) { return k == simd::splat(m); }  // -0 == +0
+    static M holds(Mark k, V m) { return k == m; }  // -0 == +0
   };
   static M nan_mask(V v) { return v != v; }
-  static M equal_mask(V v, Raw m) { return v == simd::splat(m); }  // -0 == +0
+  static M equal_mask(V v, V m) { return v == m; }  // -0 == +0
   static bool zero(Raw m) { return m == 0; }  // an extreme whose bits depend on which element
 
   template <Direction D>
@@ -129,15 +130,14 @@ struct IntLanes {
       if (D == Direction::Max) return simd::any(OrEqual ? ext >= bv : ext > bv);
       return simd::any(OrEqual ? ext <= bv : ext < bv);
     }
-    Raw extreme() const {
-      return unkey(simd::fold_lanes(ext, [](Key a, Key b) { return vbetter<D>(a, b); })[0]);
-    }
+    V spread() const { return raw_of(simd::fold_lanes(ext, [](Key a, Key b) { return vbetter<D>(a, b); })); }
+    Raw extreme() const { return spread()[0]; }
     using Mark = Key;
     Mark mark() const { return ext; }
-    static Key holds(Mark k, Raw m) { return k == key(simd::splat(m)); }
+    static Key holds(Mark k, V m) { return k == key(m); }
   };
   static M nan_mask(V) { return M{}; }
-  static M equal_mask(V v, Raw m) { return v == simd::splat(m); }
+  static M equal_mask(V v, V m) { return v == m; }
   static bool zero(Raw) { return false; }
 
   template <Direction D>
@@ -201,29 +201,30 @@ struct HalfLanes {
     }
     template <bool OrEqual>
     static constexpr bool may_beat(Raw) { return true; }  // extreme() decides
-    Raw extreme() const {
-      const uint16_t lm = simd::fold_lanes(l, [](V a, V b) { return vmin(a, b); })[0];
+    V spread() const {
+      const V lm = simd::fold_lanes(l, [](V a, V b) { return vmin(a, b); });
       if (D == Direction::Max) {
-        const int16_t pm = simd::fold_lanes(p, [](S a, S b) { return vmax(a, b); })[0];
-        return pm >= 0 ? static_cast<Raw>(pm) : lm;
+        const S pm = simd::fold_lanes(p, [](S a, S b) { return vmax(a, b); });
+        return simd::select(pm >= S{}, simd::bits<V>(pm), lm);
       }
-      const uint16_t hm = simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); })[0];
-      return hm >= 0x8000 ? hm : lm;
+      const V hm = simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); });
+      return simd::select(simd::bits<S>(hm) < S{}, hm, lm);
     }
+    Raw extreme() const { return spread()[0]; }
     // The lane-wise extreme as bits (max: P if non-negative, else L; min: H if negative, else L).
     using Mark = V;
     Mark mark() const {
       if (D == Direction::Max) return simd::select(p >= S{}, simd::bits<V>(p), l);
       return simd::select(simd::bits<S>(h) < S{}, h, l);
     }
-    static M holds(Mark k, Raw m) { return equal_mask(k, m); }
+    static M holds(Mark k, V m) { return equal_mask(k, m); }
   };
   static M nan_mask(V v) {
     return simd::bits<S>(v & simd::splat<uint16_t>(0x7FFF)) > simd::splat<int16_t>(kInf);
   }
-  static M equal_mask(V v, Raw m) {  // the same number: -0 and +0 both match a zero
-    const uint16_t care = (m & 0x7FFF) == 0 ? 0x7FFF : 0xFFFF;
-    return (v & simd::splat(care)) == simd::splat(static_cast<uint16_t>(m & care));
+  static M equal_mask(V v, V m) {  // the same number: -0 and +0 both match a zero
+    const V care = ~(simd::bits<V>(magnitude(m) == V{}) & simd::splat<uint16_t>(0x8000));
+    return ((v ^ m) & care) == V{};
   }
   static bool zero(Raw m) { return (m & 0x7FFF) == 0; }
 
