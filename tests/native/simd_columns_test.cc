@@ -169,12 +169,16 @@ void long_columns() {
   using Arg = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, true>;
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 1009);
   const int64_t rows = Arg::kRelative ? Arg::kPassRows + 2 : 300;
-  const int64_t width = Tiles<D>::tile + 1;
-  std::vector<RawOf<D>> x(static_cast<size_t>(rows * width));
-  for (auto& e : x) e = random_value<D>(rng, Mix::Ties);
-  // Winners late in the column: past the first pass.
-  x[static_cast<size_t>((rows - 1) * width)] = ox::Traits<D>::highest();
-  check_grid<D>(x.data(), rows, width, width, rng, "long columns");
+  // 1-byte lanes also wide enough to be cache-blocked (past 254 rows, in passes of 16 rows).
+  const int64_t blocked = sizeof(RawOf<D>) == 1 ? Arg::kBlockColumns + 1 : 0;
+  for (int64_t width : {int64_t{Tiles<D>::tile} + 1, blocked}) {
+    if (width == 0) continue;
+    std::vector<RawOf<D>> x(static_cast<size_t>(rows * width));
+    for (auto& e : x) e = random_value<D>(rng, Mix::Ties);
+    // Winners late in the column: past the first pass.
+    x[static_cast<size_t>((rows - 1) * width)] = ox::Traits<D>::highest();
+    check_grid<D>(x.data(), rows, width, width, rng, "long columns");
+  }
 }
 
 // NaN in every lane of the first tiles and of the overlapping last tile, in the first, a middle
