@@ -2,9 +2,10 @@
 // SIMD: vectorized across the row, whole rows compared lane-wise against the running best of
 // their columns. A group of columns keeps its best values (and winning rows) in registers over
 // the rows of the call, then stores them back to the state arrays.
-// Each lane applies ArgRule exactly (NaN wins, ties by position, -0 == +0): a fast compare +
-// max pass (float16/bfloat16 on ordered int16 keys) that a NaN sends back to the exact
-// replaces() update.
+// Each lane applies ArgRule exactly (NaN wins, ties by position, -0 == +0): a pass tries the
+// cheapest update way of lanes.h first (float16/bfloat16: raw bits, then ordered keys; floats:
+// pmax) and a tile whose result it cannot vouch for (a NaN, a zero's sign) is walked again
+// the exact way. ReduceMax merges each lane's rows into the rows kernel's Summary.
 #pragma once
 #include <cstdint>
 #include <type_traits>
