@@ -2,9 +2,10 @@
 // SIMD: vectorized across the row, whole rows compared lane-wise against the running best of
 // their columns. A group of columns keeps its best values (and winning rows) in registers over
 // the rows of the call, then stores them back to the state arrays.
-// Each lane applies ArgRule exactly (NaN wins, ties by position, -0 == +0): a fast compare +
-// max pass (float16/bfloat16 on ordered int16 keys) that a NaN sends back to the exact
-// replaces() update.
+// Each lane applies ArgRule exactly (NaN wins, ties by position, -0 == +0): a pass tries the
+// cheapest update way of lanes.h first (float16/bfloat16: raw bits, then ordered keys; floats:
+// pmax) and a tile whose result it cannot vouch for (a NaN, a zero's sign) is walked again
+// the exact way. ReduceMax merges each lane's rows into the rows kernel's Summary.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -40,8 +41,11 @@ struct ColumnScan {
   // The fast pass pays off over several rows; a call of one row (the staged [N,C,H,W] case) takes
   // the exact update directly.
   static constexpr int64_t kFastRows = 4;
-  static constexpr bool kKeyOnly = L::kKeyInvertible;  // else the raw bits are kept beside the key
-  static constexpr int kRegs = kValueVectors * ((kKeyOnly ? 1 : 2) + (Index ? 1 : 0));
+  // Registers per value vector in the common (fast) way: the key, the raw bits beside it unless
+  // the key gives them back, the winning rows.
+  template <class W>
+  static constexpr bool key_only() { return W::kKeyOnly || (Index && W::kKeyOnlyForIndex); }
+  static constexpr int kRegs = kValueVectors * ((key_only<typename L::template FastWay<D>>() ? 1 : 2) + (Index ? 1 : 0));
   static constexpr int kGroup = kRegs >= 8 ? 1 : (8 / kRegs > 4 ? 4 : 8 / kRegs);  // tiles in registers
 
   // The rows of lanes [4q, 4q + 4) of a tile's row vectors, as int32.
@@ -66,24 +70,23 @@ struct ColumnScan {
   }
 
   // Columns [0, Tiles * kTile) of x (row k at x + k * stride, rows <= kPassRows) against
-  // best/index. The Fast pass updates with one compare and one pmax/max per vector and gives up
-  // (returns false, storing nothing) when the rows or the state hold a NaN; the exact pass
-  // applies replaces().
-  template <int Tiles, bool Fast>
+  // best/index, updated the way W says (lanes.h: RawWay, FastWay, ExactWay). A way whose result
+  // is not exact for every lane (a NaN met by a fast way, a column out of the raw way's range)
+  // returns false and stores nothing; the next way starts again from the same state.
+  template <int Tiles, class W>
   static bool pass(const Raw* x, int64_t rows, int64_t stride, int64_t first, Raw* best, int32_t* index) {
     constexpr int NV = Tiles * kValueVectors;
-    constexpr bool Guard = Fast && L::kHasNan;
-    constexpr bool Keeps = Fast && L::template fast_keeps<D, Last>();  // the mask says "kept"
-    V b[NV], guard[NV];
-    Key bk[NV];
+    constexpr bool Keeps = W::template keeps<Last>();  // the mask says "kept", else "replaced"
+    constexpr bool KeyOnly = key_only<W>();
+    using K = typename W::K;
+    typename W::Guard guard;  // one register at most, fed each row's vectors
+    V b[NV];
+    K bk[NV];
     RV r[NV];
     for (int v = 0; v < NV; ++v) {
       b[v] = simd::load(best + v * kLanes);
-      bk[v] = Fast ? L::template fast_key<D>(b[v]) : L::template rule_key<D>(b[v]);
-      if constexpr (Guard) {
-        if (simd::any(L::nan_mask(b[v]))) return false;  // a NaN state: the exact rule decides
-        guard[v] = V{};
-      }
+      if (!W::state_ok(b[v])) return false;
+      bk[v] = W::key(b[v]);
       if constexpr (Index) {
         if constexpr (kRelative) {
           r[v] = RV{};
@@ -97,19 +100,13 @@ struct ColumnScan {
     for (int64_t k = 0; k < rows; ++k) {
       const Raw* p = x + k * stride;
       const RV row = simd::splat(static_cast<RowLane>(kRelative ? k + 1 : first + k));
+      V xs[NV];
+      K ks[NV];
+      for (int v = 0; v < NV; ++v) xs[v] = simd::load(p + v * kLanes), ks[v] = W::key(xs[v]);
+      guard.template row<NV>(xs, ks);
       for (int v = 0; v < NV; ++v) {
-        const V x_v = simd::load(p + v * kLanes);
-        M m;
-        if constexpr (Fast) {
-          m = L::template fast_step<D, Last>(L::template fast_key<D>(x_v), bk[v]);
-          if constexpr (!kKeyOnly) b[v] = Keeps ? simd::select(m, b[v], x_v) : simd::select(m, x_v, b[v]);
-          if constexpr (Guard) guard[v] = L::guard_step(guard[v], x_v);
-        } else {
-          const Key c = L::template rule_key<D>(x_v);
-          m = L::template replaces<D, Last>(c, bk[v]);
-          bk[v] = simd::select(m, c, bk[v]);
-          if constexpr (!kKeyOnly) b[v] = simd::select(m, x_v, b[v]);
-        }
+        const M m = W::template step<Last>(ks[v], bk[v]);
+        if constexpr (!KeyOnly) b[v] = Keeps ? simd::select(m, b[v], xs[v]) : simd::select(m, xs[v], b[v]);
         if constexpr (Index) {
           // row where replaced, else 0 (an and / andnot: with the mask hidden, clang cannot turn
           // it into a select, three instructions in V8).
@@ -122,12 +119,8 @@ struct ColumnScan {
         }
       }
     }
-    if constexpr (Guard) {
-      M nan_seen = L::guard_nan(guard[0]);
-      for (int v = 1; v < NV; ++v) nan_seen |= L::guard_nan(guard[v]);
-      if (simd::any(nan_seen)) return false;
-    }
-    for (int v = 0; v < NV; ++v) simd::store(best + v * kLanes, kKeyOnly ? L::raw_of(bk[v]) : b[v]);
+    if (guard.template fails<NV>(bk)) return false;
+    for (int v = 0; v < NV; ++v) simd::store(best + v * kLanes, KeyOnly ? W::raw(bk[v]) : b[v]);
     if constexpr (Index) {
       for (int t = 0; t < Tiles; ++t)
         for (int q = 0; q < kIndexVectors; ++q) {
@@ -152,8 +145,10 @@ struct ColumnScan {
       M m[kValueVectors];
       for (int r = 0; r < kValueVectors; ++r) {
         const int v = t * kValueVectors + r;
+        using W = typename L::template ExactWay<D>;
         const V x_v = simd::load(p + v * kLanes), b = simd::load(best + v * kLanes);
-        m[r] = L::template replaces<D, Last>(L::template rule_key<D>(x_v), L::template rule_key<D>(b));
+        typename W::K bk = W::key(b);
+        m[r] = W::template step<Last>(W::key(x_v), bk);
         simd::store(best + v * kLanes, simd::select(m[r], x_v, b));
       }
       if constexpr (Index) {
@@ -170,14 +165,65 @@ struct ColumnScan {
     }
   }
 
+  // ReduceMax (no index): each lane merges the rows into the rows kernel's Summary (floats:
+  // pmax + a sum; integers: max; float16/bfloat16: int16 max, uint16 min and max), seeded with
+  // the state. False, storing nothing, when a lane's extreme is not exact (a NaN, or a zero whose
+  // sign is in doubt): the exact pass decides.
+  using Sum = typename L::template Summary<D>;
+  static constexpr int kSumTiles = [] {
+    const int regs = static_cast<int>(sizeof(Sum) / simd::kBytes) * kValueVectors;
+    int t = kGroup;
+    while (t > 1 && t * regs > 8) t /= 2;
+    return t;
+  }();
   template <int Tiles>
-  static void group(const Raw* x, int64_t rows, int64_t stride, int64_t first, Raw* best, int32_t* index) {
+  static bool summary_pass(const Raw* x, int64_t rows, int64_t stride, Raw* best) {
+    constexpr int NV = Tiles * kValueVectors;
+    Sum s[NV];
+    for (int v = 0; v < NV; ++v) s[v] = Sum::of(simd::load(best + v * kLanes));
+    for (int64_t k = 0; k < rows; ++k, x += stride)
+      for (int v = 0; v < NV; ++v) s[v].merge(Sum::of(simd::load(x + v * kLanes)));
+    for (int v = 0; v < NV; ++v)
+      if (!s[v].lanes_exact()) return false;
+    for (int v = 0; v < NV; ++v) simd::store(best + v * kLanes, s[v].lane_extreme());
+    return true;
+  }
+
+  // The raw way fails on columns whose result lies on the other side of zero; after a failure
+  // the next kRawRetry groups of the call skip it.
+  static constexpr int kRawRetry = 16;
+  struct Hint {
+    int skip_raw = 0;
+  };
+
+  template <int Tiles>
+  static void group(const Raw* x, int64_t rows, int64_t stride, int64_t first, Raw* best, int32_t* index, Hint* hint) {
     if (rows == 1) return one_row<Tiles>(x, first, best, index);
+    if constexpr (!Index) {
+      if (rows >= kFastRows) {
+        constexpr int Sub = Tiles < kSumTiles ? Tiles : kSumTiles;
+        for (int t = 0; t < Tiles; t += Sub)
+          if (!summary_pass<Sub>(x + t * kTile, rows, stride, best + t * kTile))
+            pass<Sub, typename L::template ExactWay<D>>(x + t * kTile, rows, stride, first, best + t * kTile, nullptr);
+        return;
+      }
+    }
     for (int64_t k = 0; k < rows; k += kPassRows) {  // one pass, except relative rows beyond 254 / 65534
       const int64_t n = rows - k < kPassRows ? rows - k : kPassRows;
-      if constexpr (L::kFastColumns)
-        if (n >= kFastRows && pass<Tiles, true>(x + k * stride, n, stride, first + k, best, index)) continue;
-      pass<Tiles, false>(x + k * stride, n, stride, first + k, best, index);
+      const Raw* xk = x + k * stride;
+      if (n >= kFastRows) {
+        if constexpr (L::kRawWay) {
+          if (hint->skip_raw > 0) {
+            --hint->skip_raw;
+          } else if (pass<Tiles, typename L::template RawWay<D>>(xk, n, stride, first + k, best, index)) {
+            continue;
+          } else {
+            hint->skip_raw = kRawRetry;
+          }
+        }
+        if (pass<Tiles, typename L::template FastWay<D>>(xk, n, stride, first + k, best, index)) continue;
+      }
+      pass<Tiles, typename L::template ExactWay<D>>(xk, n, stride, first + k, best, index);
     }
   }
 
@@ -185,14 +231,14 @@ struct ColumnScan {
   // that is not a whole number of tiles ends with a tile overlapping the one before: walking the
   // same rows again from the state they produced leaves it unchanged, under either tie rule.
   static void sweep(const Raw* x, int64_t rows, int64_t width, int64_t stride, int64_t first, Raw* best,
-                    int32_t* index) {
+                    int32_t* index, Hint* hint) {
     int64_t j = 0;
     for (; j + kGroup * kTile <= width; j += kGroup * kTile)
-      group<kGroup>(x + j, rows, stride, first, best + j, Index ? index + j : nullptr);
-    for (; j + kTile <= width; j += kTile) group<1>(x + j, rows, stride, first, best + j, Index ? index + j : nullptr);
+      group<kGroup>(x + j, rows, stride, first, best + j, Index ? index + j : nullptr, hint);
+    for (; j + kTile <= width; j += kTile) group<1>(x + j, rows, stride, first, best + j, Index ? index + j : nullptr, hint);
     if (j < width) {
       j = width - kTile;
-      group<1>(x + j, rows, stride, first, best + j, Index ? index + j : nullptr);
+      group<1>(x + j, rows, stride, first, best + j, Index ? index + j : nullptr, hint);
     }
   }
 
@@ -208,13 +254,17 @@ struct ColumnScan {
 
   static void run(const Raw* x, int64_t rows, int64_t width, int64_t stride, int64_t first, Raw* best,
                   int32_t* index) {
+    Hint hint;
     if (rows <= kRowsPerPass || rows * stride * static_cast<int64_t>(sizeof(Raw)) <= kCachedBytes)
-      return sweep(x, rows, width, stride, first, best, index);
+      return sweep(x, rows, width, stride, first, best, index, &hint);
+    // Rows split evenly over the passes (21 rows: 11 + 10, or 4 + 4 + 4 + 3 + 3 + 3), so no pass
+    // is left with a row or two to pay a pass's fixed costs for.
+    const int64_t passes = (rows + kRowsPerPass - 1) / kRowsPerPass, per_pass = (rows + passes - 1) / passes;
     for (int64_t j = 0; j < width;) {
       const int64_t w = width - j < kBlockColumns + kTile ? width - j : kBlockColumns;  // no sliver left
-      for (int64_t k = 0; k < rows; k += kRowsPerPass)
-        sweep(x + k * stride + j, rows - k < kRowsPerPass ? rows - k : kRowsPerPass, w, stride, first + k, best + j,
-              Index ? index + j : nullptr);
+      for (int64_t k = 0; k < rows; k += per_pass)
+        sweep(x + k * stride + j, rows - k < per_pass ? rows - k : per_pass, w, stride, first + k, best + j,
+              Index ? index + j : nullptr, &hint);
       j += w;
     }
   }

@@ -41,76 +41,120 @@ struct RowScan {
       return a;
     }
   }
-  static Summary summarize(const Raw* p, ptrdiff_t n) {
-    constexpr ptrdiff_t step = L::kUnroll * kLanes;
+  // Also stores the summary of each group of kUnroll vectors (the tail's vectors make one last
+  // group) as a mark: a rescan looks at the marks first, then at the one group holding the
+  // extreme. One store per group; the rescan reads a 32nd of the block.
+  static constexpr ptrdiff_t kStep = L::kUnroll * kLanes;
+  static constexpr int kMaxGroups = static_cast<int>(kBlock / kStep) + 1;
+  using Mark = typename Summary::Mark;
+  static Summary summarize(const Raw* p, ptrdiff_t n, Mark* marks, int* groups) {
     Summary s = Summary::of(simd::load(p));
     ptrdiff_t i = 0;
-    for (; i + step <= n; i += step) s.merge(tree<L::kUnroll>(p + i));
-    for (; i + kLanes <= n; i += kLanes) s.merge(Summary::of(simd::load(p + i)));
-    if (i < n) s.merge(Summary::of(simd::load(p + n - kLanes)));
+    int g = 0;
+    for (; i + kStep <= n; i += kStep) {
+      const Summary t = tree<L::kUnroll>(p + i);
+      marks[g++] = t.mark();
+      s.merge(t);
+    }
+    if (i < n) {
+      Summary t = Summary::of(simd::load(p + n - kLanes));
+      for (; i + kLanes < n; i += kLanes) t.merge(Summary::of(simd::load(p + i)));
+      marks[g++] = t.mark();
+      s.merge(t);
+    }
+    *groups = g;
     return s;
   }
 
-  // The first / last j in [0, n) whose lane the mask function marks, or -1 (n >= kLanes). Four
-  // vectors per test: the block is in L1 and this runs once per winning block.
-  template <class M>
-  static int first_lane(M m) {
-    for (int l = 0; l < kLanes; ++l)
-      if (m[l]) return l;
-    return -1;
-  }
-  template <class M>
-  static int last_lane(M m) {
-    for (int l = kLanes - 1; l >= 0; --l)
-      if (m[l]) return l;
-    return -1;
+  // The first / last j in [0, n) whose lane the mask function marks, or -1 (n >= kLanes). Eight
+  // vectors per test; the lane comes from their byte masks (a count of zero bits), so the one
+  // branch is whether the eight hold a mark. Runs once per winning block, in L1.
+  static constexpr int kSize = sizeof(Raw);
+  template <class F>
+  static uint64_t masks4(const Raw* q, F mask_of) {
+    return simd::byte_mask(mask_of(simd::load(q)), mask_of(simd::load(q + kLanes)), mask_of(simd::load(q + 2 * kLanes)),
+                           mask_of(simd::load(q + 3 * kLanes)));
   }
   template <class F>
-  static ptrdiff_t find_first(const Raw* p, ptrdiff_t n, F mask_of) {
+  __attribute__((always_inline)) static ptrdiff_t find_first(const Raw* p, ptrdiff_t n, F mask_of) {
     ptrdiff_t i = 0;
-    for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
-      const auto m0 = mask_of(simd::load(p + i)), m1 = mask_of(simd::load(p + i + kLanes));
-      const auto m2 = mask_of(simd::load(p + i + 2 * kLanes)), m3 = mask_of(simd::load(p + i + 3 * kLanes));
-      if (simd::any(m0 | m1 | m2 | m3)) {
-        if (simd::any(m0)) return i + first_lane(m0);
-        if (simd::any(m1)) return i + kLanes + first_lane(m1);
-        if (simd::any(m2)) return i + 2 * kLanes + first_lane(m2);
-        return i + 3 * kLanes + first_lane(m3);
-      }
+    for (; i + 8 * kLanes <= n; i += 8 * kLanes) {
+      const uint64_t lo = masks4(p + i, mask_of), hi = masks4(p + i + 4 * kLanes, mask_of);
+      if (lo | hi) return i + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)) / kSize;
     }
     for (;; i += kLanes) {
       const bool final = i + kLanes >= n;
       if (final) i = n - kLanes;
-      const auto m = mask_of(simd::load(p + i));
-      if (simd::any(m)) return i + first_lane(m);
+      const uint32_t m = simd::byte_mask(mask_of(simd::load(p + i)));
+      if (m) return i + __builtin_ctz(m) / kSize;
       if (final) return -1;
     }
   }
   template <class F>
-  static ptrdiff_t find_last(const Raw* p, ptrdiff_t n, F mask_of) {
+  __attribute__((always_inline)) static ptrdiff_t find_last(const Raw* p, ptrdiff_t n, F mask_of) {
     ptrdiff_t i = n;  // lanes [i, n) are done
-    for (; i >= 4 * kLanes; i -= 4 * kLanes) {
-      const auto m0 = mask_of(simd::load(p + i - kLanes)), m1 = mask_of(simd::load(p + i - 2 * kLanes));
-      const auto m2 = mask_of(simd::load(p + i - 3 * kLanes)), m3 = mask_of(simd::load(p + i - 4 * kLanes));
-      if (simd::any(m0 | m1 | m2 | m3)) {
-        if (simd::any(m0)) return i - kLanes + last_lane(m0);
-        if (simd::any(m1)) return i - 2 * kLanes + last_lane(m1);
-        if (simd::any(m2)) return i - 3 * kLanes + last_lane(m2);
-        return i - 4 * kLanes + last_lane(m3);
-      }
+    for (; i >= 8 * kLanes; i -= 8 * kLanes) {
+      const ptrdiff_t at = i - 8 * kLanes;
+      const uint64_t lo = masks4(p + at, mask_of), hi = masks4(p + at + 4 * kLanes, mask_of);
+      if (lo | hi) return at + (hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo)) / kSize;
     }
     for (;;) {
       const bool final = i <= kLanes;
       i = final ? 0 : i - kLanes;
-      const auto m = mask_of(simd::load(p + i));
-      if (simd::any(m)) return i + last_lane(m);
+      const uint32_t m = simd::byte_mask(mask_of(simd::load(p + i)));
+      if (m) return i + (31 - __builtin_clz(m)) / kSize;
       if (final) return -1;
     }
   }
   template <class F>
-  static ptrdiff_t find(const Raw* p, ptrdiff_t n, F mask_of) {
+  __attribute__((always_inline)) static ptrdiff_t find(const Raw* p, ptrdiff_t n, F mask_of) {
     return Last ? find_last(p, n, mask_of) : find_first(p, n, mask_of);
   }
+
+  // The first (last) j in [0, n) where p[j] equals m, the extreme of a block without NaN: the
+  // first (last) group whose mark holds m, then within that group. A group shorter than a vector
+  // (the tail) is searched from n - kLanes: the elements it reaches back to are in earlier
+  // groups, which hold no m under the first-index rule and come before the answer under the
+  // last-index rule.
+  static ptrdiff_t locate(const Raw* p, ptrdiff_t n, const Mark* marks, int groups, V m) {
+    static_assert(sizeof(Mark) == simd::kBytes, "a mark is one vector");
+    const ptrdiff_t g = find(reinterpret_cast<const Raw*>(marks), groups * kLanes,
+                             [m](V v) { return Summary::holds(simd::bits<Mark>(v), m); }) / kLanes;
+    ptrdiff_t start = g * kStep, len = (g + 1) * kStep < n ? kStep : n - start;
+    const auto eq = [m](V v) { return L::equal_mask(v, m); };
+    if (len < kLanes) start = n - kLanes, len = kLanes;
+    return start + find(p + start, len, eq);
+  }
+
+  // A summarized block of n elements at p (index `at0` = its first element's index): the block
+  // settles the state (b, at). Returns false when nothing later can change it (a first NaN).
+  struct Block {
+    Summary sum;
+    Mark marks[kMaxGroups];
+    int groups;
+    void summarize(const Raw* p, ptrdiff_t n) { sum = RowScan::summarize(p, n, marks, &groups); }
+    bool settle(const Raw* p, ptrdiff_t n, int64_t at0, Raw& b, int64_t& at) const {
+      if (sum.maybe_nan()) {
+        const ptrdiff_t j = find(p, n, [](V v) { return L::nan_mask(v); });
+        if (j >= 0) {
+          b = p[j], at = at0 + j;
+          return Last;
+        }
+      }
+      if (Tr::nan(b)) return true;  // (last-index rule) only a later NaN replaces a NaN
+      if (!sum.template may_beat<Last>(b)) return true;  // the common case: one vector compare
+      const V mv = sum.spread();
+      const Raw m = mv[0];
+      if (Last ? Rule::better(b, m) : !Rule::better(m, b)) return true;
+      if (Index || L::zero(m)) {  // ReduceMax needs the element only for the bits of a zero
+        const ptrdiff_t j = locate(p, n, marks, groups, mv);
+        b = p[j], at = at0 + j;
+      } else {
+        b = m;
+      }
+      return true;
+    }
+  };
 
   // One run of `length` >= kLanes elements continuing state (*best, *index); x[0] has index `first`.
   static void run(const Raw* x, int64_t length, int64_t first, Raw* best, int32_t* index) {
@@ -121,29 +165,29 @@ struct RowScan {
       ptrdiff_t n = static_cast<ptrdiff_t>(length - s < kBlock ? length - s : kBlock);
       int64_t base = s;
       if (n < kLanes) base = length - kLanes, n = kLanes;  // a short tail reaches back: harmless
-      const Raw* p = x + base;
-      const Summary sum = summarize(p, n);
-      if (sum.maybe_nan()) {
-        const ptrdiff_t j = find(p, n, [](V v) { return L::nan_mask(v); });
-        if (j >= 0) {
-          b = p[j], at = first + base + j;
-          if (!Last) break;
-          continue;
-        }
-      }
-      if (Tr::nan(b)) continue;  // (last-index rule) only a later NaN replaces a NaN
-      if (!sum.template may_beat<Last>(b)) continue;  // the common case: one vector compare
-      const Raw m = sum.extreme();
-      if (Last ? Rule::better(b, m) : !Rule::better(m, b)) continue;
-      if (Index || L::zero(m)) {  // ReduceMax needs the element only for the bits of a zero
-        const ptrdiff_t j = find(p, n, [m](V v) { return L::equal_mask(v, m); });
-        b = p[j], at = first + base + j;
-      } else {
-        b = m;
-      }
+      Block block;
+      block.summarize(x + base, n);
+      if (!block.settle(x + base, n, first + base, b, at)) break;
     }
     *best = b;
     if (Index) *index = static_cast<int32_t>(at);
+  }
+
+  // `rows` runs of kLanes <= length <= kBlock elements, each one block: the next row's summary
+  // pass is issued before this row's rescan, so the rescan's dependent chain (extreme, marks,
+  // group, element) overlaps with loads instead of stalling them.
+  static void short_runs(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
+    const ptrdiff_t n = static_cast<ptrdiff_t>(length);
+    Block blocks[2];
+    blocks[0].summarize(x, n);
+    for (int64_t k = 0; k < rows; ++k) {
+      if (k + 1 < rows) blocks[(k + 1) & 1].summarize(x + (k + 1) * length, n);
+      Raw b = best[k];
+      int64_t at = Index ? index[k] : 0;
+      if (Last || !Tr::nan(b)) blocks[k & 1].settle(x + k * length, n, first, b, at);
+      best[k] = b;
+      if (Index) index[k] = static_cast<int32_t>(at);
+    }
   }
 };
 

@@ -7,6 +7,7 @@
 // Extremes are ordered as the scalar Traits order them: -0 == +0, and NaN handled apart.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "core/half.h"
 #include "kernels/simd.h"
@@ -47,68 +48,109 @@ struct FloatLanes {
       if (D == Direction::Max) return simd::any(OrEqual ? ext >= bv : ext > bv);
       return simd::any(OrEqual ? ext <= bv : ext < bv);
     }
-    Raw extreme() const {  // no NaN in the block here
-      return simd::fold_lanes(ext, [](V a, V b) { return vbetter<D>(a, b); })[0];
-    }
+    // The block's extreme in every lane (no NaN in the block here): the rescan compares with
+    // it directly, without a round trip through a scalar.
+    V spread() const { return simd::fold_lanes(ext, [](V a, V b) { return vbetter<D>(a, b); }); }
+    Raw extreme() const { return spread()[0]; }
+    // The lane-wise extreme, kept per group of a block: the lanes of a group that hold the
+    // block's extreme m (no NaN in the block) are the lanes whose mark equals m.
+    using Mark = V;
+    Mark mark() const { return ext; }
+    static M holds(Mark k, V m) { return k == m; }  // -0 == +0
+    // Columns (ReduceMax): each lane's extreme over the rows merged into it, exact unless a NaN
+    // (or +inf meeting -inf) was summed; pmax keeps the first of equal values (the first zero).
+    bool lanes_exact() const { return !maybe_nan(); }
+    V lane_extreme() const { return ext; }
   };
   static M nan_mask(V v) { return v != v; }
-  static M equal_mask(V v, Raw m) { return v == simd::splat(m); }  // -0 == +0
+  static M equal_mask(V v, V m) { return v == m; }  // -0 == +0
   static bool zero(Raw m) { return m == 0; }  // an extreme whose bits depend on which element
 
-  template <Direction D>
-  static Key rule_key(V v) { return v; }
   static V raw_of(Key k) { return k; }
-  static constexpr bool kKeyInvertible = true;
-  // Columns try the fast update first (valid while no NaN is met: a NaN sends the tile to the
-  // exact update below), tracked by a running sum as in Summary.
-  static constexpr bool kFastColumns = true;
-  static constexpr bool kHasNan = true;
-  // One lane-wise update of the best b by the candidate c: one compare (the replace mask) and
-  // the value it selects in one pmax/pmin (b < c ? c : b, or c < b ? b : c for Last).
+
+  // Column update ways (see arg_columns_simd.h). Fast: one pmax/pmin and one compare per vector
+  // (b < c ? c : b, or c < b ? b : c for the last-index rule), the mask taken from the result:
+  // "kept" (same bits) for the first-index rule, "reached" (c equals the new best) for the last.
+  // Comparing c with b instead lets clang fuse compare and pmax into one select: three
+  // instructions in V8 for one. Valid while no NaN is met: a running sum of each row's vectors
+  // (as in Summary) sends the tile to the exact way.
   template <Direction D>
-  static Key fast_key(V v) { return v; }
-  static V guard_step(V g, V v) { return g + v; }
-  static M guard_nan(V g) { return g != g; }
-  // The mask comes from the result, as for integers: "kept" (same bits) for the first-index
-  // rule, "reached" (c equals the new best) for the last-index rule. Comparing c with b instead
-  // lets clang fuse compare and pmax into one select: three instructions in V8 for one.
-  template <Direction D, bool Last>
-  static constexpr bool fast_keeps() { return !Last; }
-  template <Direction D, bool Last>
-  static M fast_step(Key c, Key& b) {
-    const Key old = b;
-    if (D == Direction::Max) b = simd::opaque(Last ? vmax(c, b) : vmax(b, c));
-    else b = simd::opaque(Last ? vmin(c, b) : vmin(b, c));
-    return Last ? c == b : simd::bits<M>(old) == simd::bits<M>(b);
-  }
-  // Whether each candidate lane replaces the best lane under ArgRule<.., D, Last>.
-  template <Direction D, bool Last>
-  static M replaces(Key c, Key b) {
-    const M better = D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
-    const M c_nan = c != c;
-    return Last ? (better | c_nan) : ((better | c_nan) & (b == b));
-  }
+  struct FastWay {
+    using K = V;
+    static constexpr bool kKeyOnly = true, kKeyOnlyForIndex = true;
+    static bool state_ok(V b) { return !simd::any(b != b); }
+    static K key(V v) { return v; }
+    static V raw(K k) { return k; }
+    template <bool Last>
+    static constexpr bool keeps() { return !Last; }
+    template <bool Last>
+    static M step(K c, K& b) {
+      const K old = b;
+      if (D == Direction::Max) b = simd::opaque(Last ? vmax(c, b) : vmax(b, c));
+      else b = simd::opaque(Last ? vmin(c, b) : vmin(b, c));
+      return Last ? c == b : simd::bits<M>(old) == simd::bits<M>(b);
+    }
+    struct Guard {
+      V sum{};
+      template <int N>
+      void row(const V* raw, const K*) {
+        V t = raw[0];
+        for (int v = 1; v < N; ++v) t += raw[v];
+        sum += t;
+      }
+      template <int N>
+      bool fails(const K*) const { return simd::any(sum != sum); }
+    };
+  };
+  // Exact: the replace mask of ArgRule<.., D, Last> (a NaN beats a number), then a select.
+  template <Direction D>
+  struct ExactWay {
+    using K = V;
+    static constexpr bool kKeyOnly = true, kKeyOnlyForIndex = true;
+    static bool state_ok(V) { return true; }
+    static K key(V v) { return v; }
+    static V raw(K k) { return k; }
+    template <bool Last>
+    static constexpr bool keeps() { return false; }
+    template <bool Last>
+    static M step(K c, K& b) {
+      const M better = D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
+      const M c_nan = c != c;
+      const M m = Last ? (better | c_nan) : ((better | c_nan) & (b == b));
+      b = simd::select(m, c, b);
+      return m;
+    }
+    struct Guard {
+      template <int N>
+      void row(const V*, const K*) {}
+      template <int N>
+      static constexpr bool fails(const K*) { return false; }
+    };
+  };
+  static constexpr bool kRawWay = false;
+  template <Direction D>
+  using RawWay = void;
 };
 
 // int8..uint32 with native max/min; int64 via compare + select; uint64 in a key domain with the
 // sign bit flipped (wasm has no unsigned 64-bit compare). No NaN.
-template <class T, class K = T>
+template <class T, class KeyLane = T>
 struct IntLanes {
   using Raw = T;
   using V = simd::Vec<T>;
   using M = simd::MaskOf<T>;
-  using Key = simd::Vec<K>;
+  using Key = simd::Vec<KeyLane>;
   static constexpr int kLanes = simd::kBytes / sizeof(T);
   static constexpr int kUnroll = 8;  // vectors merged as a tree per loop iteration
 
   static Key key(V v) {
-    if constexpr (sizeof(K) == 8 && K(-1) < 0 && T(-1) > 0)
+    if constexpr (sizeof(KeyLane) == 8 && KeyLane(-1) < 0 && T(-1) > 0)
       return simd::bits<Key>(v ^ simd::splat<T>(T(1) << 63));
     else
       return v;
   }
-  static Raw unkey(K k) {
-    if constexpr (sizeof(K) == 8 && K(-1) < 0 && T(-1) > 0)
+  static Raw unkey(KeyLane k) {
+    if constexpr (sizeof(KeyLane) == 8 && KeyLane(-1) < 0 && T(-1) > 0)
       return static_cast<Raw>(static_cast<T>(k) ^ (T(1) << 63));
     else
       return k;
@@ -126,46 +168,67 @@ struct IntLanes {
       if (D == Direction::Max) return simd::any(OrEqual ? ext >= bv : ext > bv);
       return simd::any(OrEqual ? ext <= bv : ext < bv);
     }
-    Raw extreme() const {
-      return unkey(simd::fold_lanes(ext, [](Key a, Key b) { return vbetter<D>(a, b); })[0]);
-    }
+    V spread() const { return raw_of(simd::fold_lanes(ext, [](Key a, Key b) { return vbetter<D>(a, b); })); }
+    Raw extreme() const { return spread()[0]; }
+    using Mark = Key;
+    Mark mark() const { return ext; }
+    static Key holds(Mark k, V m) { return k == key(m); }
+    static constexpr bool lanes_exact() { return true; }
+    V lane_extreme() const { return raw_of(ext); }
   };
   static M nan_mask(V) { return M{}; }
-  static M equal_mask(V v, Raw m) { return v == simd::splat(m); }
+  static M equal_mask(V v, V m) { return v == m; }
   static bool zero(Raw) { return false; }
 
-  template <Direction D>
-  static Key rule_key(V v) { return key(v); }
   static V raw_of(Key k) {
-    if constexpr (sizeof(K) == 8 && K(-1) < 0 && T(-1) > 0)
+    if constexpr (sizeof(KeyLane) == 8 && KeyLane(-1) < 0 && T(-1) > 0)
       return simd::bits<V>(k) ^ simd::splat<T>(T(1) << 63);
     else
       return k;
   }
-  static constexpr bool kKeyInvertible = true;
-  static constexpr bool kFastColumns = true;  // exact: integers have no NaN
-  static constexpr bool kHasNan = false;
-  // One update: b = max(b, c) (min), and the mask from comparing the result, which needs no
-  // unsigned compare (x86 has none): "kept" (result == b) for the first-index rule, "replaced"
-  // (result == c) for the last-index rule. Equal integers have equal bits.
-  template <Direction D>
-  static Key fast_key(V v) { return key(v); }
-  static V guard_step(V g, V) { return g; }
-  static M guard_nan(V) { return M{}; }
-  template <Direction D, bool Last>
-  static constexpr bool fast_keeps() { return !Last; }
-  template <Direction D, bool Last>
-  static M fast_step(Key c, Key& b) {
-    const Key n = simd::opaque(vbetter<D>(b, c));
-    const M m = Last ? (n == c) : (n == b);
-    b = n;
-    return m;
-  }
 
-  template <Direction D, bool Last>
-  static M replaces(Key c, Key b) {
-    return D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
-  }
+  // Column update ways. Fast (exact here: integers have no NaN): b = max(b, c) (min), and the
+  // mask from comparing the result, which needs no unsigned compare (x86 has none): "kept"
+  // (result == b) for the first-index rule, "reached" (result == c) for the last-index rule.
+  // Equal integers have equal bits.
+  template <Direction D>
+  struct FastWay {
+    using K = Key;
+    static constexpr bool kKeyOnly = true, kKeyOnlyForIndex = true;
+    static bool state_ok(V) { return true; }
+    static K key(V v) { return IntLanes::key(v); }
+    static V raw(K k) { return raw_of(k); }
+    template <bool Last>
+    static constexpr bool keeps() { return !Last; }
+    template <bool Last>
+    static M step(K c, K& b) {
+      const K n = simd::opaque(vbetter<D>(b, c));
+      const M m = Last ? (n == c) : (n == b);
+      b = n;
+      return m;
+    }
+    struct Guard {
+      template <int N>
+      void row(const V*, const K*) {}
+      template <int N>
+      static constexpr bool fails(const K*) { return false; }
+    };
+  };
+  template <Direction D>
+  struct ExactWay : FastWay<D> {  // for one-row calls: the replace mask, then a select
+    using K = Key;
+    template <bool Last>
+    static constexpr bool keeps() { return false; }
+    template <bool Last>
+    static M step(K c, K& b) {
+      const M m = D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
+      b = simd::select(m, c, b);
+      return m;
+    }
+  };
+  static constexpr bool kRawWay = false;
+  template <Direction D>
+  using RawWay = void;
 };
 
 // float16 / bfloat16 as raw bits, never widened. As int16, the non-negative values (+0 .. +inf,
@@ -197,68 +260,162 @@ struct HalfLanes {
     }
     template <bool OrEqual>
     static constexpr bool may_beat(Raw) { return true; }  // extreme() decides
-    Raw extreme() const {
-      const uint16_t lm = simd::fold_lanes(l, [](V a, V b) { return vmin(a, b); })[0];
+    V spread() const {
+      const V lm = simd::fold_lanes(l, [](V a, V b) { return vmin(a, b); });
       if (D == Direction::Max) {
-        const int16_t pm = simd::fold_lanes(p, [](S a, S b) { return vmax(a, b); })[0];
-        return pm >= 0 ? static_cast<Raw>(pm) : lm;
+        const S pm = simd::fold_lanes(p, [](S a, S b) { return vmax(a, b); });
+        return simd::select(pm >= S{}, simd::bits<V>(pm), lm);
       }
-      const uint16_t hm = simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); })[0];
-      return hm >= 0x8000 ? hm : lm;
+      const V hm = simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); });
+      return simd::select(simd::bits<S>(hm) < S{}, hm, lm);
     }
+    Raw extreme() const { return spread()[0]; }
+    // The lane-wise extreme as bits (max: P if non-negative, else L; min: H if negative, else L).
+    using Mark = V;
+    Mark mark() const {
+      if (D == Direction::Max) return simd::select(p >= S{}, simd::bits<V>(p), l);
+      return simd::select(simd::bits<S>(h) < S{}, h, l);
+    }
+    static M holds(Mark k, V m) { return equal_mask(k, m); }
+    // Columns (ReduceMax): exact unless a NaN, or unless the extreme is a zero whose sign is in
+    // doubt: +0 from P while the lane also met a negative (maybe a -0 first), -0 from H while
+    // the lane also met a +0.
+    bool lanes_exact() const {
+      if (maybe_nan()) return false;
+      if (D == Direction::Max) return !simd::any((p == S{}) & (h >= simd::splat<uint16_t>(0x8000)));
+      return !simd::any((h == simd::splat<uint16_t>(0x8000)) & (l == V{}));
+    }
+    V lane_extreme() const { return mark(); }
   };
   static M nan_mask(V v) {
     return simd::bits<S>(v & simd::splat<uint16_t>(0x7FFF)) > simd::splat<int16_t>(kInf);
   }
-  static M equal_mask(V v, Raw m) {  // the same number: -0 and +0 both match a zero
-    const uint16_t care = (m & 0x7FFF) == 0 ? 0x7FFF : 0xFFFF;
-    return (v & simd::splat(care)) == simd::splat(static_cast<uint16_t>(m & care));
+  static M equal_mask(V v, V m) {  // the same number: -0 and +0 both match a zero
+    const V care = ~(simd::bits<V>(magnitude(m) == V{}) & simd::splat<uint16_t>(0x8000));
+    return ((v ^ m) & care) == V{};
   }
   static bool zero(Raw m) { return (m & 0x7FFF) == 0; }
 
-  // Ordered int16 key (sign-magnitude -> two's complement, -0 == +0); NaN moved past the end
-  // the rule favours: above +inf for a max, below -inf for a min. Then plain int16 compares
-  // implement ArgRule exactly: a NaN beats any number, and ties between NaNs go by position.
-  template <Direction D>
-  static Key rule_key(V v) {
-    const S mag = simd::bits<S>(v & simd::splat<uint16_t>(0x7FFF));
-    const S neg = simd::bits<S>(v) >> 15;
-    const S k = (mag ^ neg) - neg;
-    const M nan = mag > simd::splat<int16_t>(kInf);
-    const S nan_key = simd::splat<int16_t>(D == Direction::Max ? INT16_MAX : INT16_MIN);
-    return simd::select(nan, nan_key, k);
-  }
-  template <Direction D, bool Last>
-  static M replaces(Key c, Key b) {
-    return D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
-  }
-  // The key folds -0/+0 and NaN payloads: the raw bits are kept beside it.
-  static constexpr bool kKeyInvertible = false;
-  static V raw_of(Key k) { return simd::bits<V>(k); }  // unused
-  // Columns first try the plain ordered key (-0 == +0, four ops) with a max/min and a compare,
-  // the raw bits selected beside it; the running max of the magnitudes flags a NaN, which sends
-  // the tile to the exact update on rule keys.
-  static constexpr bool kFastColumns = true;
-  static constexpr bool kHasNan = true;
   // The magnitude by two shifts: V8 rebuilds a v128.const on every loop iteration.
   static V magnitude(V v) { return (v << 1) >> 1; }
+  // Sign-magnitude to two's complement without a constant (four ops): -0 and +0 both 0, a NaN
+  // beyond +-inf (positive NaN above +inf, negative below -inf).
+  static S ordered(V v) {
+    const S neg = simd::bits<S>(v) >> 15;  // all ones for a negative
+    return (simd::bits<S>(v) ^ simd::bits<S>(simd::bits<V>(neg) >> 1)) - neg;
+  }
+
+  // Column update ways, tried in this order. Raw: no key at all (as cheap as float32): int16
+  // max on the bits finds a column's largest positive number (a max), uint16 max its most
+  // negative one (a min); equal numbers there have equal bits. Exact only for columns whose
+  // result lies on that side of zero and is not a zero (whose sign would be in doubt), and
+  // without a NaN (one beyond the favoured end shows in the result, one of the other sign in a
+  // running max of the other kind): else the tile goes on to the next way.
+  static constexpr bool kRawWay = true;
   template <Direction D>
-  static Key fast_key(V v) {
-    const S mag = simd::bits<S>(magnitude(v));
-    const S neg = simd::bits<S>(v) >> 15;
-    return (mag ^ neg) - neg;
-  }
-  static V guard_step(V g, V v) { return vmax(g, magnitude(v)); }
-  static M guard_nan(V g) { return g > simd::splat<uint16_t>(kInf); }
-  template <Direction D, bool Last>
-  static constexpr bool fast_keeps() { return !Last; }
-  template <Direction D, bool Last>
-  static M fast_step(Key c, Key& b) {  // as for floats; equal keys: the raw select keeps the zero
-    const Key n = simd::opaque(vbetter<D>(b, c));
-    const M m = Last ? (n == c) : (n == b);
-    b = n;
-    return m;
-  }
+  struct RawWay {
+    using K = typename std::conditional<D == Direction::Max, S, V>::type;
+    static constexpr bool kKeyOnly = true, kKeyOnlyForIndex = true;
+    static bool state_ok(V b) { return !simd::any(nan_mask(b)); }
+    static K key(V v) { return simd::bits<K>(v); }
+    static V raw(K k) { return simd::bits<V>(k); }
+    template <bool Last>
+    static constexpr bool keeps() { return !Last; }
+    template <bool Last>
+    static M step(K c, K& b) {
+      const K n = simd::opaque(vmax(b, c));
+      const M m = simd::bits<M>(Last ? (n == c) : (n == b));
+      b = n;
+      return m;
+    }
+    struct Guard {
+      using Other = typename std::conditional<D == Direction::Max, V, S>::type;
+      Other far = simd::bits<Other>(simd::splat<uint16_t>(D == Direction::Max ? 0 : 0x8000));
+      template <int N>
+      void row(const V* raw, const K*) {
+        for (int v = 0; v < N; ++v) far = vmax(far, simd::bits<Other>(raw[v]));
+      }
+      template <int N>
+      bool fails(const K* best) const {
+        M out;
+        if constexpr (D == Direction::Max) {  // results in [smallest positive, +inf]; no negative NaN
+          out = simd::bits<M>(far > simd::splat<uint16_t>(kNegInf));
+          for (int v = 0; v < N; ++v) out |= (best[v] <= S{}) | (best[v] > simd::splat<int16_t>(kInf));
+        } else {  // results in [-inf, largest negative]; no positive NaN
+          out = simd::bits<M>(far > simd::splat<int16_t>(kInf));
+          for (int v = 0; v < N; ++v)
+            out |= simd::bits<M>((best[v] <= simd::splat<uint16_t>(0x8000)) | (best[v] > simd::splat<uint16_t>(kNegInf)));
+        }
+        return simd::any(out);
+      }
+    };
+  };
+  // Fast: the ordered key with a max/min and a compare. Its inverse gives +0 for either zero, so
+  // a pass keeping only keys is exact when the bits of a zero do not matter (the arg kinds
+  // report indices); ReduceMax keeps the raw bits beside it. A NaN lands beyond the end the rule
+  // favours (in the best keys) or beyond the other end (in a running opposite extreme).
+  template <Direction D>
+  struct FastWay {
+    using K = S;
+    static constexpr bool kKeyOnly = false, kKeyOnlyForIndex = true;
+    static bool state_ok(V b) { return !simd::any(nan_mask(b)); }
+    static K key(V v) { return ordered(v); }
+    static V raw(K k) {  // +0 for either zero
+      const S neg = k >> 15;
+      return simd::bits<V>((k ^ neg) - neg) | (simd::bits<V>(neg) << 15);
+    }
+    template <bool Last>
+    static constexpr bool keeps() { return !Last; }
+    template <bool Last>
+    static M step(K c, K& b) {  // equal keys: a raw select beside keeps the first zero
+      const K n = simd::opaque(vbetter<D>(b, c));
+      const M m = Last ? (n == c) : (n == b);
+      b = n;
+      return m;
+    }
+    struct Guard {
+      S far{};
+      template <int N>
+      void row(const V*, const K* k) {
+        for (int v = 0; v < N; ++v) far = D == Direction::Max ? vmin(far, k[v]) : vmax(far, k[v]);
+      }
+      template <int N>
+      bool fails(const K* best) const {
+        const S hi = simd::splat<int16_t>(kInf), lo = simd::splat<int16_t>(-kInf);
+        M out = (far > hi) | (far < lo);
+        for (int v = 0; v < N; ++v) out |= (best[v] > hi) | (best[v] < lo);
+        return simd::any(out);
+      }
+    };
+  };
+  // Exact: the ordered key with NaN moved past the end the rule favours (above +inf for a max,
+  // below -inf for a min), so plain int16 compares implement ArgRule: a NaN beats any number,
+  // ties between NaNs go by position. The raw bits (which zero, which NaN) are kept beside.
+  template <Direction D>
+  struct ExactWay {
+    using K = S;
+    static constexpr bool kKeyOnly = false, kKeyOnlyForIndex = false;
+    static bool state_ok(V) { return true; }
+    static K key(V v) {
+      const M nan = simd::bits<S>(magnitude(v)) > simd::splat<int16_t>(kInf);
+      return simd::select(nan, simd::splat<int16_t>(D == Direction::Max ? INT16_MAX : INT16_MIN), ordered(v));
+    }
+    static V raw(K k) { return simd::bits<V>(k); }  // unused: the raw bits are kept
+    template <bool Last>
+    static constexpr bool keeps() { return false; }
+    template <bool Last>
+    static M step(K c, K& b) {
+      const M m = D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
+      b = simd::select(m, c, b);
+      return m;
+    }
+    struct Guard {
+      template <int N>
+      void row(const V*, const K*) {}
+      template <int N>
+      static constexpr bool fails(const K*) { return false; }
+    };
+  };
 };
 
 template <DType D> struct LanesFor;

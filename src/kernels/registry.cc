@@ -24,6 +24,7 @@ struct ArgKernels {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* b = static_cast<Raw*>(best);
     if (length < min_simd_row<L>()) return arg_rows_portable<Rule>(in, n, length, first, b, index);
+    if (length <= Rows::kBlock) return Rows::short_runs(in, n, length, first, b, index);
     for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, first, b + k, index + k);
   }
   static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first, void* best,

@@ -81,6 +81,22 @@ inline bool any(V v) {
 #endif
 }
 
+// Bit i set when byte i of v has its top bit set (a comparison mask: all bits of a true lane):
+// one i8x16.bitmask / pmovmskb.
+template <class V>
+inline uint32_t byte_mask(V v) {
+#if defined(__wasm_simd128__)
+  return static_cast<uint32_t>(wasm_i8x16_bitmask(bits<v128_t>(v)));
+#else
+  return static_cast<uint32_t>(__builtin_ia32_pmovmskb128(bits<Vec<char>>(v)));
+#endif
+}
+// The byte masks of four vectors at increasing addresses, as one 64-bit mask.
+template <class M>
+inline uint64_t byte_mask(M m0, M m1, M m2, M m3) {
+  return byte_mask(m0) | uint64_t{byte_mask(m1)} << 16 | uint64_t{byte_mask(m2)} << 32 | uint64_t{byte_mask(m3)} << 48;
+}
+
 // Hides how v was computed from the optimizer. Where a max and a compare of the same values
 // meet, clang rewrites the max as a select on the compare: one v128.bitselect, which V8 emits
 // as three x86 instructions, instead of one pmax/pmaxsw.

@@ -102,9 +102,9 @@ void check_grid(const RawOf<D>* x, int64_t rows, int64_t width, int64_t stride, 
         CHECK(index[s] == trivial);
         CHECK(index[s] == ref_index[s]);
         CHECK(split_index[s] == trivial);
-        CHECK(same_bits(best[s], ref_best[s]));
-        CHECK(same_bits(best[s], column[static_cast<size_t>(trivial)]));
-        CHECK(same_bits(split_best[s], ref_best[s]));
+        CHECK(same_number<D>(best[s], ref_best[s]));
+        CHECK(same_number<D>(best[s], column[static_cast<size_t>(trivial)]));
+        CHECK(same_number<D>(split_best[s], ref_best[s]));
       }
     }
   if constexpr (D != DType::Int16 && D != DType::Uint16) {
@@ -169,12 +169,16 @@ void long_columns() {
   using Arg = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, true>;
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 1009);
   const int64_t rows = Arg::kRelative ? Arg::kPassRows + 2 : 300;
-  const int64_t width = Tiles<D>::tile + 1;
-  std::vector<RawOf<D>> x(static_cast<size_t>(rows * width));
-  for (auto& e : x) e = random_value<D>(rng, Mix::Ties);
-  // Winners late in the column: past the first pass.
-  x[static_cast<size_t>((rows - 1) * width)] = ox::Traits<D>::highest();
-  check_grid<D>(x.data(), rows, width, width, rng, "long columns");
+  // 1-byte lanes also wide enough to be cache-blocked (past 254 rows, in passes of 16 rows).
+  const int64_t blocked = sizeof(RawOf<D>) == 1 ? Arg::kBlockColumns + 1 : 0;
+  for (int64_t width : {int64_t{Tiles<D>::tile} + 1, blocked}) {
+    if (width == 0) continue;
+    std::vector<RawOf<D>> x(static_cast<size_t>(rows * width));
+    for (auto& e : x) e = random_value<D>(rng, Mix::Ties);
+    // Winners late in the column: past the first pass.
+    x[static_cast<size_t>((rows - 1) * width)] = ox::Traits<D>::highest();
+    check_grid<D>(x.data(), rows, width, width, rng, "long columns");
+  }
 }
 
 // NaN in every lane of the first tiles and of the overlapping last tile, in the first, a middle
@@ -219,6 +223,44 @@ void uniform_columns() {
     }
 }
 
+// Columns whose result lies on either side of zero, is a zero of either sign reached in either
+// order, or is a NaN of either sign, mixed within a tile and across the groups of a wide call:
+// the float16/bfloat16 raw way (exact only for results on one side of zero, and skipped for a
+// while after it fails), the key ways, and the ReduceMax summary pass that doubts the sign of a
+// zero.
+template <DType D>
+void sides_and_zeros() {
+  using R = RawOf<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 5039);
+  const auto payloads = nans<D>();
+  const R pz = from_double<D>(0.0), nz = has_nan<D>() ? from_double<D>(-0.0) : pz;
+  auto value = [&](int kind, int64_t r) -> R {
+    const double mag = 1.0 + static_cast<double>(rng() % 20);
+    switch (kind) {
+      case 0: return from_double<D>(mag);                               // positive column
+      case 1: return from_double<D>(-mag);                              // negative column
+      case 2: return from_double<D>(rng() % 2 ? mag : -mag);            // both signs
+      case 3: return rng() % 3 ? from_double<D>(-mag) : (rng() % 2 ? pz : nz);  // zeros, negatives
+      case 4: return rng() % 3 ? from_double<D>(mag) : (rng() % 2 ? pz : nz);   // zeros, positives
+      default: return r % 2 ? nz : pz;                                   // zeros alternating
+    }
+  };
+  for (int64_t rows : {int64_t{4}, int64_t{7}, int64_t{21}})
+    for (int trial = 0; trial < 12; ++trial) {
+      const int64_t width = trial < 6 ? Tiles<D>::group + Tiles<D>::tile + 1 : 40 * Tiles<D>::group + 3;
+      std::vector<int> kind(static_cast<size_t>(width));
+      for (int64_t j = 0; j < width; ++j)  // wide calls: runs of one kind, so whole groups agree
+        kind[static_cast<size_t>(j)] = trial < 6 ? static_cast<int>(rng() % 6) : static_cast<int>((j / (5 * Tiles<D>::group) + trial) % 6);
+      std::vector<R> x(static_cast<size_t>(rows * width));
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < width; ++j) x[static_cast<size_t>(r * width + j)] = value(kind[static_cast<size_t>(j)], r + j);
+      if (has_nan<D>() && trial % 3 == 2)  // a NaN of either sign in a few columns
+        for (int n = 0; n < 3; ++n)
+          x[static_cast<size_t>(rng() % static_cast<uint64_t>(rows * width))] = payloads[rng() % payloads.size()];
+      check_grid<D>(x.data(), rows, width, width, rng, "sides, trial " + std::to_string(trial));
+    }
+}
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("SIMD column kernels match the portable kernels and a trivial loop", "[simd][columns]",
@@ -230,6 +272,7 @@ TEMPLATE_TEST_CASE("SIMD column kernels match the portable kernels and a trivial
   uniform_columns<TestType::dtype>();
   cache_blocked<TestType::dtype>();
   long_columns<TestType::dtype>();
+  sides_and_zeros<TestType::dtype>();
 }
 
 TEST_CASE("SIMD ReduceMax columns over bool are uint8 max", "[simd][columns]") {

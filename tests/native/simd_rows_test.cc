@@ -211,6 +211,50 @@ void monotone_rows() {
   check_row<D>(down.data(), n, rng, "decreasing");
 }
 
+// The rescan of a winning block first picks the group of kUnroll vectors (or the tail group)
+// whose stored lane-wise extreme holds the block's extreme, then searches that group: the
+// extreme (and a tie of it) at the first and last lane of every group, in tails of every length.
+template <DType D>
+void extreme_in_every_group() {
+  using R = RawOf<D>;
+  using Z = Sizes<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 2741);
+  std::vector<int64_t> lengths = {Z::block, Z::block - 1, 2 * Z::block + Z::unrolled / 2};
+  for (int64_t t = 1; t <= Z::lanes + 1; ++t) lengths.push_back(3 * Z::unrolled + t);
+  for (int64_t n : lengths) {
+    std::vector<int64_t> where;
+    for (int64_t g = 0; g * Z::unrolled < n; ++g)
+      for (int64_t d : {int64_t{0}, Z::lanes - 1, Z::lanes, Z::unrolled - 1}) where.push_back(g * Z::unrolled + d);
+    for (int64_t p = std::max<int64_t>(0, n - Z::lanes - 1); p < n; ++p) where.push_back(p);
+    for (int64_t p : where) {
+      if (p >= n) continue;
+      for (int tie = 0; tie < 3; ++tie) {
+        std::vector<R> x(static_cast<size_t>(n));
+        R top = from_double<D>(D == DType::Uint8 ? 200.0 : 100.0), twin = top;
+        if (tie == 2 && has_nan<D>()) {  // zeros among negatives: the twin is the other zero
+          top = from_double<D>(-0.0), twin = from_double<D>(0.0);
+          if (rng() % 2) std::swap(top, twin);
+          for (auto& e : x) e = from_double<D>(-1.0 - static_cast<double>(rng() % 50));
+        } else {
+          if (tie == 2) top = twin = ox::Traits<D>::highest();
+          for (auto& e : x) e = from_double<D>(static_cast<double>(rng() % 50) + (D == DType::Uint8 ? 0.0 : -25.0));
+        }
+        x[static_cast<size_t>(p)] = top;
+        if (tie) {
+          const int64_t q = static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
+          if (q != p) x[static_cast<size_t>(q)] = twin;
+        }
+        check_row<D>(x.data(), n, rng, "extreme at " + std::to_string(p) + " tie " + std::to_string(tie));
+        // The minimum's turn: one low value at p.
+        std::vector<R> y(static_cast<size_t>(n));
+        for (auto& e : y) e = from_double<D>(static_cast<double>(rng() % 50) + 10.0);
+        y[static_cast<size_t>(p)] = from_double<D>(1.0);
+        check_row<D>(y.data(), n, rng, "low at " + std::to_string(p));
+      }
+    }
+  }
+}
+
 // Several rows in one call, each continuing its own state.
 template <DType D>
 void many_rows_per_call() {
@@ -242,6 +286,7 @@ void all_row_checks() {
   nan_positions<D>();
   uniform_rows<D>();
   monotone_rows<D>();
+  extreme_in_every_group<D>();
   many_rows_per_call<D>();
 }
 

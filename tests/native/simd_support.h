@@ -89,6 +89,21 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+template <DType D>
+constexpr bool has_nan() {
+  return D == DType::Float32 || D == DType::Float64 || D == DType::Float16 || D == DType::BFloat16;
+}
+
+// The same number with the same bits, except that a zero matches a zero of either sign. The arg
+// kinds' state is checked this way: their result is the index, and the float16/bfloat16 column
+// pass keeps only ordered keys, which map both zeros to +0.
+template <DType D>
+bool same_number(RawOf<D> a, RawOf<D> b) {
+  if (same_bits(a, b)) return true;
+  if constexpr (has_nan<D>()) return number<D>(a) == 0 && number<D>(b) == 0;
+  return false;
+}
+
 template <class T>
 std::string bits_text(T v) {
   uint64_t u = 0;
@@ -122,10 +137,6 @@ std::vector<RawOf<D>> nans() {
     return {0x7FC0, 0xFFC0, 0x7F81, 0xFFFF, 0x7FFF};
   else
     return {};
-}
-template <DType D>
-constexpr bool has_nan() {
-  return D == DType::Float32 || D == DType::Float64 || D == DType::Float16 || D == DType::BFloat16;
 }
 
 template <DType D>
