@@ -31,13 +31,18 @@ struct RowScan {
   // Lane-wise pass over p[0, n), n >= kLanes; the last vector may overlap the one before. Each
   // iteration merges kUnroll vectors as a tree, so the loop-carried chain is one merge (the add
   // of the float NaN detector has a 3-cycle latency).
-  template <int G>
+  template <bool RawPass>
+  static void merge(Summary& a, const Summary& b) {
+    if constexpr (RawPass) a.merge_raw(b);
+    else a.merge(b);
+  }
+  template <int G, bool RawPass>
   static Summary tree(const Raw* q) {
     if constexpr (G == 1) {
       return Summary::of(simd::load(q));
     } else {
-      Summary a = tree<G / 2>(q);
-      a.merge(tree<G / 2>(q + (G / 2) * kLanes));
+      Summary a = tree<G / 2, RawPass>(q);
+      merge<RawPass>(a, tree<G / 2, RawPass>(q + (G / 2) * kLanes));
       return a;
     }
   }
@@ -47,20 +52,21 @@ struct RowScan {
   static constexpr ptrdiff_t kStep = L::kUnroll * kLanes;
   static constexpr int kMaxGroups = static_cast<int>(kBlock / kStep) + 1;
   using Mark = typename Summary::Mark;
+  template <bool RawPass>
   static Summary summarize(const Raw* p, ptrdiff_t n, Mark* marks, int* groups) {
     Summary s = Summary::of(simd::load(p));
     ptrdiff_t i = 0;
     int g = 0;
     for (; i + kStep <= n; i += kStep) {
-      const Summary t = tree<L::kUnroll>(p + i);
+      const Summary t = tree<L::kUnroll, RawPass>(p + i);
       marks[g++] = t.mark();
-      s.merge(t);
+      merge<RawPass>(s, t);
     }
     if (i < n) {
       Summary t = Summary::of(simd::load(p + n - kLanes));
-      for (; i + kLanes < n; i += kLanes) t.merge(Summary::of(simd::load(p + i)));
+      for (; i + kLanes < n; i += kLanes) merge<RawPass>(t, Summary::of(simd::load(p + i)));
       marks[g++] = t.mark();
-      s.merge(t);
+      merge<RawPass>(s, t);
     }
     *groups = g;
     return s;
@@ -128,11 +134,25 @@ struct RowScan {
 
   // A summarized block of n elements at p (index `at0` = its first element's index): the block
   // settles the state (b, at). Returns false when nothing later can change it (a first NaN).
+  // Lanes with a raw pass (L::kRawRows) try it first; `raw` carries, from block to block,
+  // whether the last block would have been settled by it, so rows it cannot settle (a max of
+  // all-negative rows) pay for one raw pass only at the switch.
   struct Block {
     Summary sum;
     Mark marks[kMaxGroups];
     int groups;
-    void summarize(const Raw* p, ptrdiff_t n) { sum = RowScan::summarize(p, n, marks, &groups); }
+    void summarize(const Raw* p, ptrdiff_t n, bool& raw) {
+      if constexpr (L::kRawRows) {
+        if (raw) {
+          sum = RowScan::summarize<true>(p, n, marks, &groups);
+          if (sum.raw_decides()) return;
+        }
+        sum = RowScan::summarize<false>(p, n, marks, &groups);
+        raw = sum.raw_decides();
+      } else {
+        sum = RowScan::summarize<false>(p, n, marks, &groups);
+      }
+    }
     bool settle(const Raw* p, ptrdiff_t n, int64_t at0, Raw& b, int64_t& at) const {
       if (sum.maybe_nan()) {
         const ptrdiff_t j = find(p, n, [](V v) { return L::nan_mask(v); });
@@ -161,12 +181,13 @@ struct RowScan {
     Raw b = *best;
     int64_t at = Index ? *index : 0;
     if (!Last && Tr::nan(b)) return;  // the first NaN already won
+    bool raw = true;
     for (int64_t s = 0; s < length; s += kBlock) {
       ptrdiff_t n = static_cast<ptrdiff_t>(length - s < kBlock ? length - s : kBlock);
       int64_t base = s;
       if (n < kLanes) base = length - kLanes, n = kLanes;  // a short tail reaches back: harmless
       Block block;
-      block.summarize(x + base, n);
+      block.summarize(x + base, n, raw);
       if (!block.settle(x + base, n, first + base, b, at)) break;
     }
     *best = b;
@@ -179,9 +200,10 @@ struct RowScan {
   static void short_runs(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
     const ptrdiff_t n = static_cast<ptrdiff_t>(length);
     Block blocks[2];
-    blocks[0].summarize(x, n);
+    bool raw = true;
+    blocks[0].summarize(x, n, raw);
     for (int64_t k = 0; k < rows; ++k) {
-      if (k + 1 < rows) blocks[(k + 1) & 1].summarize(x + (k + 1) * length, n);
+      if (k + 1 < rows) blocks[(k + 1) & 1].summarize(x + (k + 1) * length, n, raw);
       Raw b = best[k];
       int64_t at = Index ? index[k] : 0;
       if (Last || !Tr::nan(b)) blocks[k & 1].settle(x + k * length, n, first, b, at);

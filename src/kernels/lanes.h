@@ -130,6 +130,7 @@ struct FloatLanes {
   static constexpr bool kRawWay = false;
   template <Direction D>
   using RawWay = void;
+  static constexpr bool kRawRows = false;  // the Summary is keyless already
 };
 
 // int8..uint32 with native max/min; int64 via compare + select; uint64 in a key domain with the
@@ -229,6 +230,7 @@ struct IntLanes {
   static constexpr bool kRawWay = false;
   template <Direction D>
   using RawWay = void;
+  static constexpr bool kRawRows = false;  // the Summary is keyless already
 };
 
 // float16 / bfloat16 as raw bits, never widened. As int16, the non-negative values (+0 .. +inf,
@@ -249,12 +251,29 @@ struct HalfLanes {
   static constexpr uint16_t kInf = Format::kInf;
   static constexpr uint16_t kNegInf = 0x8000 | Format::kInf;
 
+  // Rows may first try a raw pass (kRawRows): P and H only, two ops per vector. A max that is
+  // positive (P > 0) and a min that is negative (H > 0x8000 as uint16) are then exact, as are
+  // the NaN detector and the marks: equal numbers there have equal bits, and L stands in for
+  // the favoured side's extreme, so mark() and spread() read P (H). A zero or a block wholly on
+  // the other side (all negative for a max, e.g. log-probabilities) is summarized again in full.
+  static constexpr bool kRawRows = true;
   template <Direction D>
   struct Summary {
     S p;
     V l, h;
     static Summary of(V v) { return {simd::bits<S>(v), v, v}; }
     void merge(const Summary& o) { p = vmax(p, o.p), l = vmin(l, o.l), h = vmax(h, o.h); }
+    void merge_raw(const Summary& o) {
+      p = vmax(p, o.p), h = vmax(h, o.h);
+      l = D == Direction::Max ? simd::bits<V>(p) : h;
+    }
+    // Whether a raw pass settles the block: a NaN, or an extreme strictly on the favoured side.
+    // Also asked of a full pass, to pick the next block's pass.
+    bool raw_decides() const {
+      if (maybe_nan()) return true;
+      if (D == Direction::Max) return simd::any(p > S{});
+      return simd::any(h > simd::splat<uint16_t>(0x8000));
+    }
     bool maybe_nan() const {
       return simd::any(p > simd::splat<int16_t>(kInf)) || simd::any(h > simd::splat<uint16_t>(kNegInf));
     }

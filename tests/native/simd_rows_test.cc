@@ -280,6 +280,66 @@ void many_rows_per_call() {
   }
 }
 
+// Blocks on one side of zero or the other (float16/bfloat16 try a raw pass that settles only a
+// positive max or a negative min, else summarize the block again, and carry that choice to the
+// next block and row): each block of a row all negative, all positive, mixed, or signed zeros
+// among negatives or positives, sometimes with a NaN of either sign; single long rows and many rows per call.
+template <DType D>
+void sign_regimes() {
+  if constexpr (has_nan<D>()) {
+    using R = RawOf<D>;
+    using Z = Sizes<D>;
+    std::mt19937_64 rng(static_cast<uint64_t>(D) * 6007);
+    const auto payloads = nans<D>();
+    uint64_t rare = 6;  // one zero in `rare` values: a few per group, or groups without one
+    const auto value = [&](int regime) {
+      const double m = 1.0 + static_cast<double>(rng() % 40);
+      switch (regime) {
+        case 0: return from_double<D>(-m);
+        case 1: return from_double<D>(m);
+        case 2: return from_double<D>(rng() % 2 ? m : -m);
+        case 3: return rng() % rare ? from_double<D>(-m) : from_double<D>(rng() % 2 ? 0.0 : -0.0);
+        default: return rng() % rare ? from_double<D>(m) : from_double<D>(rng() % 2 ? 0.0 : -0.0);
+      }
+    };
+    // Each block's regime, block by block: a row of `blocks` blocks (+ a tail).
+    const auto fill_row = [&](R* x, int64_t n, int64_t block) {
+      for (int64_t s = 0; s < n; s += block) {
+        const int regime = static_cast<int>(rng() % 5);
+        rare = rng() % 2 ? 6 : 150;
+        for (int64_t i = s; i < std::min(n, s + block); ++i) x[i] = value(regime);
+        if (rng() % 5 == 0) {
+          const R nan = payloads[rng() % payloads.size()];  // of either sign
+          x[s + static_cast<int64_t>(rng() % static_cast<uint64_t>(std::min(block, n - s)))] = nan;
+        }
+      }
+    };
+    for (int rep = 0; rep < 40; ++rep) {
+      const int64_t n = 5 * Z::block + static_cast<int64_t>(rng() % static_cast<uint64_t>(Z::block));
+      std::vector<R> x(static_cast<size_t>(n));
+      fill_row(x.data(), n, Z::block);
+      check_row<D>(x.data(), n, rng, "sign regimes per block, rep " + std::to_string(rep));
+    }
+    for (int64_t n : {Z::unrolled + 3, Z::block / 2 + 1, Z::block}) {
+      const int64_t rows = 24;
+      std::vector<R> x(static_cast<size_t>(rows * n));
+      for (int64_t r = 0; r < rows; ++r) fill_row(x.data() + r * n, n, n);
+      for (int kind = 0; kind < 2; ++kind)
+        for (int last = 0; last < 2; ++last) {
+          const ox::KernelSet k = kernels(kind ? PlanKind::ArgMin : PlanKind::ArgMax, D, last);
+          std::vector<R> best(static_cast<size_t>(rows));
+          std::vector<int32_t> index(static_cast<size_t>(rows), 0);
+          k.fill_start(best.data(), rows);
+          k.rows(x.data(), rows, n, 0, best.data(), index.data());
+          for (int64_t r = 0; r < rows; ++r) {
+            INFO(name(D) << " sign regimes, row " << r << " of length " << n << " kind " << kind << " last " << last);
+            CHECK(index[static_cast<size_t>(r)] == trivial_arg<D>(x.data() + r * n, n, kind == 0, last));
+          }
+        }
+    }
+  }
+}
+
 template <DType D>
 void all_row_checks() {
   lengths_and_offsets<D>();
@@ -288,6 +348,7 @@ void all_row_checks() {
   monotone_rows<D>();
   extreme_in_every_group<D>();
   many_rows_per_call<D>();
+  sign_regimes<D>();
 }
 
 }  // namespace
