@@ -1,7 +1,8 @@
 // Fuzz target (b): the whole call path. The input picks an operator, opset, dtype, dims,
 // attributes, an optional axes input and the data; the call goes through the wire encoding,
-// decode_request, resolve and ox::Execution (input fed in random chunks, each chunk in its own
-// exact-size allocation so ASan sees any read past it; output read in random pieces), twice on
+// decode_request, resolve and ox::Execution (input fed in random chunks, or in column tiles of
+// random widths where a plan allows them, each in its own exact-size allocation so ASan sees any
+// read past it; output read in random pieces), twice on
 // one Execution. Every verdict and every value is checked against fuzz/reference.h:
 //   accepted <=> the reference accepts; an error names "<Op> version <v>" (or the op);
 //   output dtype, dims and element count; every output element.
@@ -306,14 +307,35 @@ class Pieces {
   int64_t fixed_;
 };
 
+// Column tiles, as js/engine.js feedTiles stages a wide column plan: for each outer slice, left to
+// right, columns [c, c + w) of every reduced row packed row after row; here of any widths, and
+// only some slices, the rest then fed row-major (allowed where a slice ends).
+void feed_tiles(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, int size, FuzzedDataProvider& in) {
+  const int64_t slices = small_int(in, 1, static_cast<int>(std::min<int64_t>(plan.outer, 8)));
+  for (int64_t o = 0; o < slices; ++o)
+    for (int64_t c = 0; c < plan.inner;) {
+      const int64_t w = std::min<int64_t>(plan.inner - c, small_int(in, 1, 40));
+      if (!ex.tile_is_next(o, c, w)) fail("tile_is_next refused the next tile", "");
+      if (c + w < plan.inner && ex.tile_is_next(o, c + w, 1)) fail("tile_is_next accepted a tile out of order", "");
+      std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(plan.reduce * w * size)]);  // exact, for ASan
+      for (int64_t r = 0; r < plan.reduce; ++r)
+        std::memcpy(tile.get() + r * w * size, &x.bytes[static_cast<size_t>(((o * plan.reduce + r) * plan.inner + c) * size)],
+                    static_cast<size_t>(w * size));
+      ex.feed_tile(tile.get(), o, c, w);
+      c += w;
+    }
+}
+
 std::vector<uint8_t> execute(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, FuzzedDataProvider& in) {
   const int size = oxfuzz::code_size(x.code);
   const int out_size = oxfuzz::code_size(static_cast<int>(plan.output_dtype));
   if (plan.kind == ox::PlanKind::Identity) return x.bytes;  // js/engine.js copies the input
   ox::Status s = ex.start(plan);
   if (!s.is_ok()) fail("Execution::start failed on a small plan", s.message());
+  const bool tiles = plan.prefix_count == 0 && plan.inner > 1 && plan.input_count > 0 && in.ConsumeIntegralInRange(0, 2) == 0;
+  if (tiles) feed_tiles(ex, plan, x, size, in);
   Pieces feed(in);
-  for (int64_t done = 0; done < plan.input_count;) {
+  for (int64_t done = ex.fed(); done < plan.input_count;) {
     const int64_t n = feed.next(plan.input_count - done);
     std::unique_ptr<uint8_t[]> chunk(new uint8_t[static_cast<size_t>(n * size) + (n == 0)]);  // exact: ASan sees overreads
     std::memcpy(chunk.get(), &x.bytes[static_cast<size_t>(done * size)], static_cast<size_t>(n * size));
