@@ -332,7 +332,7 @@ std::vector<uint8_t> execute(ox::Execution& ex, const ox::Plan& plan, const JsTe
   if (plan.kind == ox::PlanKind::Identity) return x.bytes;  // js/engine.js copies the input
   ox::Status s = ex.start(plan);
   if (!s.is_ok()) fail("Execution::start failed on a small plan", s.message());
-  const bool tiles = plan.prefix_count == 0 && plan.inner > 1 && plan.input_count > 0 && in.ConsumeIntegralInRange(0, 2) == 0;
+  const bool tiles = ox::takes_column_tiles(plan) && in.ConsumeIntegralInRange(0, 2) == 0;
   if (tiles) feed_tiles(ex, plan, x, size, in);
   Pieces feed(in);
   for (int64_t done = ex.fed(); done < plan.input_count;) {

@@ -198,6 +198,15 @@ function inputAddress(s, input) {
   return staging;
 }
 
+// How the input is copied into the staging buffer: through the heap view of its own class
+// (viewName), or as bytes (classes without one, e.g. Float16Array); unit = source entries per element.
+function stagingSource(input) {
+  const viewName = HEAP_VIEW.get(input.cls);
+  return viewName
+    ? { viewName, source: input.data, unit: 1 }
+    : { viewName, source: bytesOf(input.data), unit: input.info.bytes };
+}
+
 // Streams the input through the staging buffer: copy a chunk, reduce it while it is in cache.
 function feedInput(s, input) {
   const { M, staging } = s;
@@ -208,9 +217,7 @@ function feedInput(s, input) {
     check(M, M._feed(data.byteOffset, n)); // already in wasm memory: no copy
     return;
   }
-  const viewName = HEAP_VIEW.get(input.cls);
-  const source = viewName ? data : bytesOf(data);
-  const unit = viewName ? 1 : size; // source entries per element
+  const { viewName, source, unit } = stagingSource(input);
   const per = Math.floor(STAGING_BYTES / size); // elements per chunk
   for (let at = 0; at < n; at += per) {
     const take = Math.min(per, n - at);
@@ -230,9 +237,7 @@ function feedTiles(s, input, width) {
   const words = heap(s).HEAPF64;
   const h = s.step;
   const outer = words[h], reduce = words[h + 1], inner = words[h + 2];
-  const viewName = HEAP_VIEW.get(input.cls);
-  const source = viewName ? input.data : bytesOf(input.data);
-  const unit = viewName ? 1 : input.info.bytes; // source entries per element
+  const { viewName, source, unit } = stagingSource(input);
   const rowStep = inner * unit;
   for (let o = 0; o < outer; o += 1) {
     for (let c = 0; c < inner; c += width) {

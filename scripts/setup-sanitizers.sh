@@ -11,11 +11,6 @@ trap 'rm -rf "$probe_dir"' EXIT
 echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' >"$probe_dir/probe.cc"
 if ! clang++ -fsanitize=fuzzer,address,undefined "$probe_dir/probe.cc" -o "$probe_dir/probe" >/dev/null 2>&1; then
   major=$(clang++ -dumpversion | cut -d. -f1)
-  echo "setup: installing libclang-rt-${major}-dev (sanitizer and libFuzzer runtimes)"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "libclang-rt-${major}-dev" >/dev/null
+  bash scripts/apt-install.sh "libclang-rt-${major}-dev"  # the sanitizer and libFuzzer runtimes
   clang++ -fsanitize=fuzzer,address,undefined "$probe_dir/probe.cc" -o "$probe_dir/probe"
 fi

@@ -21,14 +21,7 @@ for extra in "$@"; do  # e.g. scripts/setup.sh clang
   esac
 done
 
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+[ ${#missing[@]} -eq 0 ] || bash scripts/apt-install.sh "${missing[@]}"
 
 # npm dev packages (package-lock.json pins them), when one listed in package.json is not installed.
 if ! node -e '

@@ -20,9 +20,12 @@ constexpr int64_t kTileAlignment = 16;  // elements: whole SIMD tiles of every l
 
 }  // namespace
 
+bool takes_column_tiles(const Plan& plan) {
+  return plan.kind != PlanKind::Identity && plan.prefix_count == 0 && plan.inner > 1 && plan.input_count > 0;
+}
+
 int64_t column_tile_width(const Plan& plan, int64_t staging_bytes) {
-  if (plan.kind == PlanKind::Identity || plan.prefix_count != 0 || plan.inner <= 1 || plan.input_count == 0)
-    return 0;
+  if (!takes_column_tiles(plan)) return 0;
   const int64_t size = dtype_size(plan.input_dtype);
   const int64_t state_bytes = plan.inner * (size + (plan.kind == PlanKind::ReduceMax ? 0 : 4));
   if (state_bytes <= kTiledStateBytes || staging_bytes <= 0) return 0;
@@ -128,7 +131,7 @@ void Execution::feed(const void* data, int64_t count) {
 
 bool Execution::tile_is_next(int64_t outer_index, int64_t first_column, int64_t width) const {
   const Plan& p = plan_;
-  if (p.kind == PlanKind::Identity || p.prefix_count != 0 || p.inner <= 1 || p.input_count == 0) return false;
+  if (!takes_column_tiles(p)) return false;
   if (outer_index < 0 || outer_index >= p.outer || first_column < 0 || width < 1 || width > p.inner - first_column)
     return false;
   // A tile starting a slice follows any whole slices; one inside a slice, only the tile before it.

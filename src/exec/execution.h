@@ -17,6 +17,9 @@ namespace ox {
 // when the plan streams in row-major order (a row case, a prefix, a state that stays in cache
 // anyway, or tile rows too short to copy efficiently: below 8 KiB, more than 32 reduced rows).
 int64_t column_tile_width(const Plan& plan, int64_t staging_bytes);
+// Whether the plan's input can be fed as column tiles at all: one step with inner > 1 (no prefix
+// axes) and some input.
+bool takes_column_tiles(const Plan& plan);
 
 class Execution {
  public:

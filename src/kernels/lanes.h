@@ -21,6 +21,27 @@ template <class V>
 inline V vmin(V a, V b) { return b < a ? b : a; }  // wasm: f32x4.pmin / i32x4.min_s ...
 template <Direction D, class V>
 inline V vbetter(V a, V b) { return D == Direction::Max ? vmax(a, b) : vmin(a, b); }
+// Lanes where a beats b in direction D (OrEqual: or ties it), for a domain whose plain compares
+// order it (numbers without NaN, or keys).
+template <Direction D, bool OrEqual, class V>
+inline auto vbeats(V a, V b) { return D == Direction::Max ? (OrEqual ? a >= b : a > b) : (OrEqual ? a <= b : a < b); }
+
+// Pieces of the column update ways (see arg_columns_simd.h) that several lane families share.
+// The guard of a way exact for every lane: nothing to watch.
+struct NoGuard {
+  template <int N, class V, class K>
+  void row(const V*, const K*) {}
+  template <int N, class K>
+  static constexpr bool fails(const K*) { return false; }
+};
+// The exact step in a domain whose compares implement the rule: replace where c beats b (or
+// ties it, for the last-index rule), by a select.
+template <Direction D, bool Last, class K>
+inline auto select_step(K c, K& b) {
+  const auto m = vbeats<D, Last>(c, b);
+  b = simd::select(m, c, b);
+  return m;
+}
 
 // float, double. A running sum of the block (one add per vector) turns NaN when a NaN was added
 // (or +inf met -inf: a false alarm the rescan clears), the cheapest sticky NaN test in wasm. The
@@ -43,15 +64,10 @@ struct FloatLanes {
     bool maybe_nan() const { return simd::any(sum != sum); }
     // Whether some lane is better than b (or as good, OrEqual); b and the block hold no NaN.
     template <bool OrEqual>
-    bool may_beat(Raw b) const {
-      const V bv = simd::splat(b);
-      if (D == Direction::Max) return simd::any(OrEqual ? ext >= bv : ext > bv);
-      return simd::any(OrEqual ? ext <= bv : ext < bv);
-    }
+    bool may_beat(Raw b) const { return simd::any(vbeats<D, OrEqual>(ext, simd::splat(b))); }
     // The block's extreme in every lane (no NaN in the block here): the rescan compares with
     // it directly, without a round trip through a scalar.
     V spread() const { return simd::fold_lanes(ext, [](V a, V b) { return vbetter<D>(a, b); }); }
-    Raw extreme() const { return spread()[0]; }
     // The lane-wise extreme, kept per group of a block: the lanes of a group that hold the
     // block's extreme m (no NaN in the block) are the lanes whose mark equals m.
     using Mark = V;
@@ -114,18 +130,13 @@ struct FloatLanes {
     static constexpr bool keeps() { return false; }
     template <bool Last>
     static M step(K c, K& b) {
-      const M better = D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
+      const M better = vbeats<D, Last>(c, b);
       const M c_nan = c != c;
       const M m = Last ? (better | c_nan) : ((better | c_nan) & (b == b));
       b = simd::select(m, c, b);
       return m;
     }
-    struct Guard {
-      template <int N>
-      void row(const V*, const K*) {}
-      template <int N>
-      static constexpr bool fails(const K*) { return false; }
-    };
+    using Guard = NoGuard;
   };
   static constexpr bool kRawWay = false;
   template <Direction D>
@@ -144,17 +155,13 @@ struct IntLanes {
   static constexpr int kLanes = simd::kBytes / sizeof(T);
   static constexpr int kUnroll = 8;  // vectors merged as a tree per loop iteration
 
+  // uint64 keys: the sign bit flipped, so signed 64-bit compares order them.
+  static constexpr bool kFlipsSign = sizeof(KeyLane) == 8 && KeyLane(-1) < 0 && T(-1) > 0;
   static Key key(V v) {
-    if constexpr (sizeof(KeyLane) == 8 && KeyLane(-1) < 0 && T(-1) > 0)
+    if constexpr (kFlipsSign)
       return simd::bits<Key>(v ^ simd::splat<T>(T(1) << 63));
     else
       return v;
-  }
-  static Raw unkey(KeyLane k) {
-    if constexpr (sizeof(KeyLane) == 8 && KeyLane(-1) < 0 && T(-1) > 0)
-      return static_cast<Raw>(static_cast<T>(k) ^ (T(1) << 63));
-    else
-      return k;
   }
 
   template <Direction D>
@@ -164,13 +171,8 @@ struct IntLanes {
     void merge(const Summary& o) { ext = vbetter<D>(ext, o.ext); }
     static constexpr bool maybe_nan() { return false; }
     template <bool OrEqual>
-    bool may_beat(Raw b) const {
-      const Key bv = key(simd::splat(b));
-      if (D == Direction::Max) return simd::any(OrEqual ? ext >= bv : ext > bv);
-      return simd::any(OrEqual ? ext <= bv : ext < bv);
-    }
+    bool may_beat(Raw b) const { return simd::any(vbeats<D, OrEqual>(ext, key(simd::splat(b)))); }
     V spread() const { return raw_of(simd::fold_lanes(ext, [](Key a, Key b) { return vbetter<D>(a, b); })); }
-    Raw extreme() const { return spread()[0]; }
     using Mark = Key;
     Mark mark() const { return ext; }
     static Key holds(Mark k, V m) { return k == key(m); }
@@ -182,7 +184,7 @@ struct IntLanes {
   static bool zero(Raw) { return false; }
 
   static V raw_of(Key k) {
-    if constexpr (sizeof(KeyLane) == 8 && KeyLane(-1) < 0 && T(-1) > 0)
+    if constexpr (kFlipsSign)
       return simd::bits<V>(k) ^ simd::splat<T>(T(1) << 63);
     else
       return k;
@@ -208,12 +210,7 @@ struct IntLanes {
       b = n;
       return m;
     }
-    struct Guard {
-      template <int N>
-      void row(const V*, const K*) {}
-      template <int N>
-      static constexpr bool fails(const K*) { return false; }
-    };
+    using Guard = NoGuard;
   };
   template <Direction D>
   struct ExactWay : FastWay<D> {  // for one-row calls: the replace mask, then a select
@@ -221,11 +218,7 @@ struct IntLanes {
     template <bool Last>
     static constexpr bool keeps() { return false; }
     template <bool Last>
-    static M step(K c, K& b) {
-      const M m = D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
-      b = simd::select(m, c, b);
-      return m;
-    }
+    static M step(K c, K& b) { return select_step<D, Last>(c, b); }
   };
   static constexpr bool kRawWay = false;
   template <Direction D>
@@ -278,7 +271,7 @@ struct HalfLanes {
       return simd::any(p > simd::splat<int16_t>(kInf)) || simd::any(h > simd::splat<uint16_t>(kNegInf));
     }
     template <bool OrEqual>
-    static constexpr bool may_beat(Raw) { return true; }  // extreme() decides
+    static constexpr bool may_beat(Raw) { return true; }  // the spread() extreme decides
     V spread() const {
       const V lm = simd::fold_lanes(l, [](V a, V b) { return vmin(a, b); });
       if (D == Direction::Max) {
@@ -288,7 +281,6 @@ struct HalfLanes {
       const V hm = simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); });
       return simd::select(simd::bits<S>(hm) < S{}, hm, lm);
     }
-    Raw extreme() const { return spread()[0]; }
     // The lane-wise extreme as bits (max: P if non-negative, else L; min: H if negative, else L).
     using Mark = V;
     Mark mark() const {
@@ -423,17 +415,8 @@ struct HalfLanes {
     template <bool Last>
     static constexpr bool keeps() { return false; }
     template <bool Last>
-    static M step(K c, K& b) {
-      const M m = D == Direction::Max ? (Last ? c >= b : c > b) : (Last ? c <= b : c < b);
-      b = simd::select(m, c, b);
-      return m;
-    }
-    struct Guard {
-      template <int N>
-      void row(const V*, const K*) {}
-      template <int N>
-      static constexpr bool fails(const K*) { return false; }
-    };
+    static M step(K c, K& b) { return select_step<D, Last>(c, b); }
+    using Guard = NoGuard;
   };
 };
 

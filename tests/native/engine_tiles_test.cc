@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "harness.h"
+#include "step_plan.h"
 
 using ox::DType;
 using ox::PlanKind;
@@ -153,17 +154,6 @@ void random_tiles(const std::string& op, const std::vector<DType>& types, uint64
   }
 }
 
-ox::Plan column_plan(PlanKind kind, DType dtype, int64_t outer, int64_t reduce, int64_t inner) {
-  ox::Plan p;
-  p.kind = kind;
-  p.input_dtype = dtype;
-  p.output_dtype = kind == PlanKind::ArgMax || kind == PlanKind::ArgMin ? DType::Int64 : dtype;
-  p.outer = outer, p.reduce = reduce, p.inner = inner;
-  p.input_count = outer * reduce * inner;
-  p.output_count = kind == PlanKind::Hardmax ? p.input_count : outer * inner;
-  return p;
-}
-
 }  // namespace
 
 TEST_CASE("column tiles: ArgMax and ArgMin, every dtype, against row-major feeding and the reference") {
@@ -204,42 +194,42 @@ TEST_CASE("column tiles at the width the core picks, with a narrower last tile")
 TEST_CASE("column_tile_width: tiles only where a slice's state outgrows the cache and tiles are wide") {
   using ox::column_tile_width;
   // The segmentation map: 262144 / (21 * 4) = 3120.8 columns; float16 6241.5 -> 6240 (multiples of 16).
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 21, 262144), kStagingBytes) == 3120);
-  CHECK(column_tile_width(column_plan(PlanKind::Hardmax, DType::Float32, 1, 21, 262144), kStagingBytes) == 3120);
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMin, DType::Float16, 1, 21, 262144), kStagingBytes) == 6240);
-  CHECK(column_tile_width(column_plan(PlanKind::ReduceMax, DType::Float32, 4, 21, 262144), kStagingBytes) == 3120);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 21, 262144), kStagingBytes) == 3120);
+  CHECK(column_tile_width(step_plan(PlanKind::Hardmax, DType::Float32, false, 1, 21, 262144), kStagingBytes) == 3120);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMin, DType::Float16, false, 1, 21, 262144), kStagingBytes) == 6240);
+  CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 4, 21, 262144), kStagingBytes) == 3120);
   // State of exactly 256 KiB per slice (32768 x (4 + 4)) stays in cache: row-major; one more column tiles.
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 21, 32768), kStagingBytes) == 0);
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 21, 32769), kStagingBytes) == 3120);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 21, 32768), kStagingBytes) == 0);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 21, 32769), kStagingBytes) == 3120);
   // ReduceMax keeps no index: 65536 float32 columns are 256 KiB.
-  CHECK(column_tile_width(column_plan(PlanKind::ReduceMax, DType::Float32, 1, 21, 65536), kStagingBytes) == 0);
-  CHECK(column_tile_width(column_plan(PlanKind::ReduceMax, DType::Float32, 1, 21, 65537), kStagingBytes) == 3120);
+  CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 21, 65536), kStagingBytes) == 0);
+  CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 21, 65537), kStagingBytes) == 3120);
   // Tile rows under 8 KiB (a long reduced axis) are not worth their copies: 32 rows of 2048
   // float32 are; 33 rows of 1984 are not, nor 64 rows of 1024; 64 rows of 4096 uint8 are not either.
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 32, 100000), kStagingBytes) == 2048);
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 33, 100000), kStagingBytes) == 0);
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMin, DType::Float32, 2, 64, 65536), kStagingBytes) == 0);
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Uint8, 1, 64, 300000), kStagingBytes) == 0);
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Uint8, 1, 21, 262144), kStagingBytes) == 12480);
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float64, 1, 21, 262144), kStagingBytes) == 1552);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 32, 100000), kStagingBytes) == 2048);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 33, 100000), kStagingBytes) == 0);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMin, DType::Float32, false, 2, 64, 65536), kStagingBytes) == 0);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Uint8, false, 1, 64, 300000), kStagingBytes) == 0);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Uint8, false, 1, 21, 262144), kStagingBytes) == 12480);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float64, false, 1, 21, 262144), kStagingBytes) == 1552);
   // A tile as wide as the slice is the row-major feed.
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 3, 1, 70000), kStagingBytes) == 65536);
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 3, 1, 65536), kStagingBytes) == 0);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 3, 1, 70000), kStagingBytes) == 65536);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 3, 1, 65536), kStagingBytes) == 0);
   // Rows, prefixes, identity and empty inputs stream row-major; so does a call without staging.
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 100000, 21, 1), kStagingBytes) == 0);
-  ox::Plan prefixed = column_plan(PlanKind::ReduceMax, DType::Float32, 1, 21, 262144);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 100000, 21, 1), kStagingBytes) == 0);
+  ox::Plan prefixed = step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 21, 262144);
   prefixed.prefix_count = 1, prefixed.prefix_extent[0] = 1;
   CHECK(column_tile_width(prefixed, kStagingBytes) == 0);
-  CHECK(column_tile_width(column_plan(PlanKind::Identity, DType::Float32, 1, 21, 262144), kStagingBytes) == 0);
-  ox::Plan empty = column_plan(PlanKind::ReduceMax, DType::Float32, 1, 21, 262144);
+  CHECK(column_tile_width(step_plan(PlanKind::Identity, DType::Float32, false, 1, 21, 262144), kStagingBytes) == 0);
+  ox::Plan empty = step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 21, 262144);
   empty.input_count = 0;
   CHECK(column_tile_width(empty, kStagingBytes) == 0);
-  CHECK(column_tile_width(column_plan(PlanKind::ArgMax, DType::Float32, 1, 21, 262144), 0) == 0);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 21, 262144), 0) == 0);
 }
 
 TEST_CASE("tile order: left to right, slices in order, row-major feeding only at slice boundaries") {
   ox::Execution run;
-  const ox::Plan plan = column_plan(PlanKind::ArgMax, DType::Float32, 2, 3, 10);
+  const ox::Plan plan = step_plan(PlanKind::ArgMax, DType::Float32, false, 2, 3, 10);
   const std::vector<float> x(60, 1.0f);
   REQUIRE(run.start(plan).is_ok());
   CHECK(run.tile_is_next(0, 0, 4));
@@ -273,12 +263,12 @@ TEST_CASE("tile order: left to right, slices in order, row-major feeding only at
   CHECK(run.tile_is_next(1, 0, 10));  // a whole slice was fed: tiles may take over
 
   // Plans without columns to tile.
-  REQUIRE(run.start(column_plan(PlanKind::ArgMax, DType::Float32, 6, 10, 1)).is_ok());
+  REQUIRE(run.start(step_plan(PlanKind::ArgMax, DType::Float32, false, 6, 10, 1)).is_ok());
   CHECK_FALSE(run.tile_is_next(0, 0, 1));
-  ox::Plan prefixed = column_plan(PlanKind::ReduceMax, DType::Float32, 1, 3, 10);
+  ox::Plan prefixed = step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 3, 10);
   prefixed.prefix_count = 1, prefixed.prefix_extent[0] = 2, prefixed.input_count = 60;
   REQUIRE(run.start(prefixed).is_ok());
   CHECK_FALSE(run.tile_is_next(0, 0, 4));
-  REQUIRE(run.start(column_plan(PlanKind::Identity, DType::Float32, 2, 3, 10)).is_ok());
+  REQUIRE(run.start(step_plan(PlanKind::Identity, DType::Float32, false, 2, 3, 10)).is_ok());
   CHECK_FALSE(run.tile_is_next(0, 0, 4));
 }

@@ -264,9 +264,7 @@ void sides_and_zeros() {
 }  // namespace
 
 TEMPLATE_TEST_CASE("SIMD column kernels match the portable kernels and a trivial loop", "[simd][columns]",
-                   Tag<DType::Float32>, Tag<DType::Float64>, Tag<DType::Float16>, Tag<DType::BFloat16>,
-                   Tag<DType::Int8>, Tag<DType::Uint8>, Tag<DType::Int16>, Tag<DType::Uint16>, Tag<DType::Int32>,
-                   Tag<DType::Uint32>, Tag<DType::Int64>, Tag<DType::Uint64>) {
+                   OX_SIMD_TEST_DTYPES) {
   widths_rows_offsets<TestType::dtype>();
   nan_positions<TestType::dtype>();
   uniform_columns<TestType::dtype>();

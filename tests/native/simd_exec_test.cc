@@ -8,25 +8,12 @@
 
 #include "exec/execution.h"
 #include "simd_support.h"
+#include "step_plan.h"
 
 using namespace simdtest;
 using ox::PlanKind;
 
 namespace {
-
-ox::Plan make_plan(PlanKind kind, DType dtype, bool last, int64_t outer, int64_t reduce, int64_t inner) {
-  ox::Plan p;
-  p.kind = kind;
-  p.select_last = last;
-  p.input_dtype = dtype;
-  p.output_dtype = kind == PlanKind::ArgMax || kind == PlanKind::ArgMin ? DType::Int64 : dtype;
-  p.outer = outer, p.reduce = reduce, p.inner = inner;
-  p.input_count = outer * reduce * inner;
-  p.output_count = kind == PlanKind::Hardmax ? p.input_count : outer * inner;
-  p.output_rank = 1;
-  p.output_dims[0] = p.output_count;
-  return p;
-}
 
 template <class T>
 void feed_in_chunks(ox::Execution& run, const T* x, int64_t count, std::mt19937_64& rng, int64_t max_chunk) {
@@ -71,7 +58,7 @@ void check_shape(int64_t outer, int64_t reduce, int64_t inner, std::mt19937_64& 
     for (bool last : {false, true}) {
       INFO((kind == PlanKind::ArgMax ? "ArgMax" : "ArgMin") << " select_last " << last);
       ox::Execution run;
-      REQUIRE(run.start(make_plan(kind, D, last, outer, reduce, inner)).is_ok());
+      REQUIRE(run.start(step_plan(kind, D, last, outer, reduce, inner)).is_ok());
       feed_in_chunks(run, x.data(), n, rng, max_chunk);
       const std::vector<int64_t> out = read_in_pieces<int64_t>(run, outer * inner, rng);
       for (int64_t o = 0; o < outer; ++o)
@@ -83,7 +70,7 @@ void check_shape(int64_t outer, int64_t reduce, int64_t inner, std::mt19937_64& 
   if constexpr (D != DType::Int16 && D != DType::Uint16) {
     INFO("ReduceMax");
     ox::Execution run;
-    REQUIRE(run.start(make_plan(PlanKind::ReduceMax, D, false, outer, reduce, inner)).is_ok());
+    REQUIRE(run.start(step_plan(PlanKind::ReduceMax, D, false, outer, reduce, inner)).is_ok());
     feed_in_chunks(run, x.data(), n, rng, max_chunk);
     const std::vector<R> out = read_in_pieces<R>(run, outer * inner, rng);
     for (int64_t o = 0; o < outer; ++o)
@@ -95,7 +82,7 @@ void check_shape(int64_t outer, int64_t reduce, int64_t inner, std::mt19937_64& 
   if constexpr (D == DType::Float32 || D == DType::Float64 || D == DType::Float16 || D == DType::BFloat16) {
     INFO("Hardmax");
     ox::Execution run;
-    REQUIRE(run.start(make_plan(PlanKind::Hardmax, D, false, outer, reduce, inner)).is_ok());
+    REQUIRE(run.start(step_plan(PlanKind::Hardmax, D, false, outer, reduce, inner)).is_ok());
     feed_in_chunks(run, x.data(), n, rng, max_chunk);
     const std::vector<R> out = read_in_pieces<R>(run, n, rng);
     const R one = from_double<D>(1.0), zero = from_double<D>(0.0);
@@ -122,8 +109,6 @@ void shapes() {
 }  // namespace
 
 TEMPLATE_TEST_CASE("SIMD kernels through the chunked execution and the output write-out", "[simd][exec]",
-                   Tag<DType::Float32>, Tag<DType::Float64>, Tag<DType::Float16>, Tag<DType::BFloat16>,
-                   Tag<DType::Int8>, Tag<DType::Uint8>, Tag<DType::Int16>, Tag<DType::Uint16>, Tag<DType::Int32>,
-                   Tag<DType::Uint32>, Tag<DType::Int64>, Tag<DType::Uint64>) {
+                   OX_SIMD_TEST_DTYPES) {
   shapes<TestType::dtype>();
 }

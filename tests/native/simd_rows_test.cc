@@ -256,6 +256,24 @@ void extreme_in_every_group() {
 }
 
 // Several rows in one call, each continuing its own state.
+// ArgMax and ArgMin, first and last index, over `rows` rows of n at x in one kernel call: each
+// row's index against the trivial loop.
+template <DType D>
+void check_rows_per_call(const RawOf<D>* x, int64_t rows, int64_t n, const std::string& label) {
+  for (int kind = 0; kind < 2; ++kind)
+    for (int last = 0; last < 2; ++last) {
+      const ox::KernelSet k = kernels(kind ? PlanKind::ArgMin : PlanKind::ArgMax, D, last);
+      std::vector<RawOf<D>> best(static_cast<size_t>(rows));
+      std::vector<int32_t> index(static_cast<size_t>(rows), 0);
+      k.fill_start(best.data(), rows);
+      k.rows(x, rows, n, 0, best.data(), index.data());
+      for (int64_t r = 0; r < rows; ++r) {
+        INFO(name(D) << " " << label << "row " << r << " of length " << n << " kind " << kind << " last " << last);
+        CHECK(index[static_cast<size_t>(r)] == trivial_arg<D>(x + r * n, n, kind == 0, last));
+      }
+    }
+}
+
 template <DType D>
 void many_rows_per_call() {
   using R = RawOf<D>;
@@ -265,18 +283,7 @@ void many_rows_per_call() {
     std::vector<R> x(static_cast<size_t>(rows * n));
     fill<D>(x.data(), rows * n, rng, Mix::Specials);
     if constexpr (has_nan<D>()) x[static_cast<size_t>(rng() % (rows * n))] = nans<D>()[0];
-    for (int kind = 0; kind < 2; ++kind)
-      for (int last = 0; last < 2; ++last) {
-        const ox::KernelSet k = kernels(kind ? PlanKind::ArgMin : PlanKind::ArgMax, D, last);
-        std::vector<R> best(static_cast<size_t>(rows));
-        std::vector<int32_t> index(static_cast<size_t>(rows), 0);
-        k.fill_start(best.data(), rows);
-        k.rows(x.data(), rows, n, 0, best.data(), index.data());
-        for (int64_t r = 0; r < rows; ++r) {
-          INFO(name(D) << " row " << r << " of length " << n << " kind " << kind << " last " << last);
-          CHECK(index[static_cast<size_t>(r)] == trivial_arg<D>(x.data() + r * n, n, kind == 0, last));
-        }
-      }
+    check_rows_per_call<D>(x.data(), rows, n, "");
   }
 }
 
@@ -324,18 +331,7 @@ void sign_regimes() {
       const int64_t rows = 24;
       std::vector<R> x(static_cast<size_t>(rows * n));
       for (int64_t r = 0; r < rows; ++r) fill_row(x.data() + r * n, n, n);
-      for (int kind = 0; kind < 2; ++kind)
-        for (int last = 0; last < 2; ++last) {
-          const ox::KernelSet k = kernels(kind ? PlanKind::ArgMin : PlanKind::ArgMax, D, last);
-          std::vector<R> best(static_cast<size_t>(rows));
-          std::vector<int32_t> index(static_cast<size_t>(rows), 0);
-          k.fill_start(best.data(), rows);
-          k.rows(x.data(), rows, n, 0, best.data(), index.data());
-          for (int64_t r = 0; r < rows; ++r) {
-            INFO(name(D) << " sign regimes, row " << r << " of length " << n << " kind " << kind << " last " << last);
-            CHECK(index[static_cast<size_t>(r)] == trivial_arg<D>(x.data() + r * n, n, kind == 0, last));
-          }
-        }
+      check_rows_per_call<D>(x.data(), rows, n, "sign regimes, ");
     }
   }
 }
@@ -354,9 +350,7 @@ void all_row_checks() {
 }  // namespace
 
 TEMPLATE_TEST_CASE("SIMD row kernels match the portable kernels and a trivial loop", "[simd][rows]",
-                   Tag<DType::Float32>, Tag<DType::Float64>, Tag<DType::Float16>, Tag<DType::BFloat16>,
-                   Tag<DType::Int8>, Tag<DType::Uint8>, Tag<DType::Int16>, Tag<DType::Uint16>, Tag<DType::Int32>,
-                   Tag<DType::Uint32>, Tag<DType::Int64>, Tag<DType::Uint64>) {
+                   OX_SIMD_TEST_DTYPES) {
   all_row_checks<TestType::dtype>();
 }
 

@@ -30,6 +30,13 @@ struct Tag {
   using Raw = RawOf<D>;
 };
 
+// The dtypes every SIMD suite runs over, as TEMPLATE_TEST_CASE type arguments.
+#define OX_SIMD_TEST_DTYPES                                                                                  \
+  simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>, simdtest::Tag<ox::DType::Float16>,   \
+      simdtest::Tag<ox::DType::BFloat16>, simdtest::Tag<ox::DType::Int8>, simdtest::Tag<ox::DType::Uint8>,   \
+      simdtest::Tag<ox::DType::Int16>, simdtest::Tag<ox::DType::Uint16>, simdtest::Tag<ox::DType::Int32>,    \
+      simdtest::Tag<ox::DType::Uint32>, simdtest::Tag<ox::DType::Int64>, simdtest::Tag<ox::DType::Uint64>
+
 inline const char* name(DType d) { return ox::dtype_name(d); }
 
 // ---- the trivial reference ------------------------------------------------------------------

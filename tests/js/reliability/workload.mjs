@@ -1,20 +1,15 @@
 // Random valid calls of every operator, version and type (small tensors, some larger), for the
 // hostile test's "still right afterwards" checks and for the soak. Each call knows how to run
 // itself through the public API and what the reference expects.
+import { prng } from '../helpers.mjs';
 import { ARRAY, OPS, VERSIONS, difference, expected } from './reference.mjs';
 
-/** A small, fast, seeded PRNG (mulberry32). */
+/** The seeded PRNG of tests/js/helpers.mjs in the callable form the workload uses: r(), r.int(lo, hi), r.pick(list). */
 export function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  next.int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
-  next.pick = (list) => list[Math.floor(next() * list.length)];
+  const p = prng(seed);
+  const next = () => p.next();
+  next.int = p.range;
+  next.pick = p.pick;
   return next;
 }
 
