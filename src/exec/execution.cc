@@ -53,10 +53,12 @@ void copy_plan(const Plan& from, Plan* to) {
   std::memcpy(to->prefix_output_stride, from.prefix_output_stride, sizeof(int64_t) * static_cast<size_t>(from.prefix_count));
 }
 
-Status Execution::start(const Plan& plan) {
+Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_above_bytes) {
   if (&plan != &plan_) copy_plan(plan, &plan_);
   position_ = 0;
   between_tiles_ = false;
+  windowed_ = false;
+  window_first_ = final_ = touched_end_ = 0;
   if (plan.kind == PlanKind::Identity) return Status::ok();
   if (!select_kernels(plan.kind, plan.input_dtype, plan.select_last, &kernels_))
     return Status::error("internal error: no kernels for this plan");
@@ -67,16 +69,69 @@ Status Execution::start(const Plan& plan) {
   const int64_t states = plan.input_count == 0         ? 0
                          : plan.kind != PlanKind::Hardmax ? plan.output_count
                                                           : plan.outer * plan.inner;
-  const double best_bytes = static_cast<double>(states) * input_size_;
-  const double index_bytes = kernels_.tracks_index ? static_cast<double>(states) * 4 : 0;
+  // The unit that makes states final. A reduced leading prefix axis folds every block into the
+  // same outputs: nothing is final before the end.
+  if (plan.input_count == 0) {
+    unit_states_ = unit_inputs_ = 1;
+  } else if (plan.prefix_count == 0) {
+    unit_states_ = plan.inner;
+    unit_inputs_ = plan.reduce * plan.inner;
+  } else if (plan.prefix_output_stride[0] != 0) {
+    unit_states_ = plan.prefix_output_stride[0];
+    unit_inputs_ = plan.input_count / plan.prefix_extent[0];
+  } else {
+    unit_states_ = states;
+    unit_inputs_ = plan.input_count;
+  }
+  const int64_t state_size = input_size_ + (kernels_.tracks_index ? 4 : 0);
+  capacity_ = states;
+  if (staging_bytes > 0 && static_cast<double>(states) * state_size > static_cast<double>(window_above_bytes)) {
+    // Row-major chunks of a staging buffer touch at most `units` units, the first part-done.
+    const int64_t tile = column_tile_width(plan, staging_bytes);
+    const int64_t staging_elements = staging_bytes / input_size_ > 0 ? staging_bytes / input_size_ : 1;
+    const int64_t units = (staging_elements + unit_inputs_ - 1) / unit_inputs_ + 1;
+    const int64_t window = tile > 0 ? tile : units <= states / unit_states_ ? units * unit_states_ : states;
+    windowed_ = window < states;
+    if (windowed_) capacity_ = window;
+  }
+  const double best_bytes = static_cast<double>(capacity_) * input_size_;
+  const double index_bytes = kernels_.tracks_index ? static_cast<double>(capacity_) * 4 : 0;
   if (best_bytes + index_bytes > static_cast<double>(SIZE_MAX / 2) ||
       !best_.reserve(static_cast<size_t>(best_bytes) + 1) ||
       !index_.reserve(static_cast<size_t>(index_bytes) + 1))
     return Status::error("out of memory: the call needs " + std::to_string(static_cast<int64_t>(best_bytes + index_bytes)) +
                          " bytes of working memory");
-  kernels_.fill_start(best_.data(), states);
-  if (kernels_.tracks_index) std::memset(index_.data(), 0, static_cast<size_t>(index_bytes));
+  reset_slots(0, capacity_);
   return Status::ok();
+}
+
+void Execution::reset_slots(int64_t first, int64_t end) {
+  if (end <= first) return;
+  kernels_.fill_start(best_.data() + first * input_size_, end - first);
+  if (kernels_.tracks_index)
+    std::memset(index_.data() + first * 4, 0, static_cast<size_t>((end - first) * 4));
+}
+
+// Windowed: drops the final states (the caller has read them), moves the part-done ones to slot 0
+// and resets the slots they and the dropped ones used.
+void Execution::slide_window() {
+  const int64_t from = final_ - window_first_;
+  if (from == 0) return;
+  const int64_t keep = touched_end_ - final_;
+  std::memmove(best_.data(), best_.data() + from * input_size_, static_cast<size_t>(keep * input_size_));
+  if (kernels_.tracks_index) std::memmove(index_.data(), index_.data() + from * 4, static_cast<size_t>(keep * 4));
+  reset_slots(keep, touched_end_ - window_first_);
+  window_first_ = final_;
+}
+
+// States final once `position` elements were fed in row-major order: those of whole units.
+int64_t Execution::states_after_rows(int64_t position) const { return position / unit_inputs_ * unit_states_; }
+
+bool Execution::feed_accepts(int64_t count) const {
+  if (count < 0 || count > plan_.input_count - position_ || between_tiles_) return false;
+  if (!windowed_ || count == 0) return true;
+  // After the slide the window starts at final_; the feed reaches into the unit of its last element.
+  return states_after_rows(position_ + count - 1) + unit_states_ - final_ <= capacity_;
 }
 
 // Output offset of the step block with this index: an odometer over the prefix axes.
@@ -91,7 +146,9 @@ int64_t Execution::output_base(int64_t block) const {
 }
 
 void Execution::feed(const void* data, int64_t count) {
+  if (count <= 0) return;
   between_tiles_ = false;
+  if (windowed_) slide_window();
   const char* x = static_cast<const char*>(data);
   const int64_t inner = plan_.inner, reduce = plan_.reduce;
   const int64_t row_span = reduce * inner;
@@ -102,7 +159,7 @@ void Execution::feed(const void* data, int64_t count) {
     const int64_t o = offset / row_span;
     const int64_t r = (offset % row_span) / inner;
     const int64_t i = offset % inner;
-    const int64_t state = output_base(block) + o * inner;
+    const int64_t state = output_base(block) + o * inner - window_first_;
     char* best = best_.data() + state * input_size_;
     int32_t* index = reinterpret_cast<int32_t*>(index_.data()) + state;
     int64_t take;
@@ -127,6 +184,8 @@ void Execution::feed(const void* data, int64_t count) {
     position_ += take;
     count -= take;
   }
+  final_ = states_after_rows(position_);
+  touched_end_ = position_ % unit_inputs_ != 0 ? final_ + unit_states_ : final_;
 }
 
 bool Execution::tile_is_next(int64_t outer_index, int64_t first_column, int64_t width) const {
@@ -135,33 +194,55 @@ bool Execution::tile_is_next(int64_t outer_index, int64_t first_column, int64_t 
   if (outer_index < 0 || outer_index >= p.outer || first_column < 0 || width < 1 || width > p.inner - first_column)
     return false;
   // A tile starting a slice follows any whole slices; one inside a slice, only the tile before it.
-  return position_ == (outer_index * p.inner + first_column) * p.reduce && (first_column == 0 || between_tiles_);
+  const int64_t first = outer_index * p.inner + first_column;
+  return position_ == first * p.reduce && (first_column == 0 || between_tiles_) &&
+         (!windowed_ || first + width - final_ <= capacity_);
 }
 
 void Execution::feed_tile(const void* data, int64_t outer_index, int64_t first_column, int64_t width) {
-  const int64_t state = outer_index * plan_.inner + first_column;
+  if (windowed_) slide_window();
+  const int64_t state = outer_index * plan_.inner + first_column - window_first_;
   kernels_.columns(data, plan_.reduce, width, width, 0, best_.data() + state * input_size_,
                    reinterpret_cast<int32_t*>(index_.data()) + state);
   position_ += plan_.reduce * width;
   between_tiles_ = first_column + width < plan_.inner;
+  final_ = touched_end_ = position_ / plan_.reduce;  // the tile's columns are done
+}
+
+bool Execution::can_write(int64_t begin, int64_t count) const {
+  if (begin < 0 || count < 0 || count > plan_.output_count - begin) return false;
+  if (!windowed_) return position_ == plan_.input_count;
+  if (count == 0) return true;
+  int64_t first = begin, end = begin + count;  // the states behind those outputs
+  if (plan_.kind == PlanKind::Hardmax) {
+    const int64_t inner = plan_.inner, span = plan_.reduce * inner, last = begin + count - 1;
+    if (inner == 1) {
+      first = begin / span, end = last / span + 1;
+    } else if (begin / inner == last / inner) {  // within one row: a run of its columns
+      first = begin / span * inner + begin % inner, end = first + count;
+    } else {  // whole slices, conservatively
+      first = begin / span * inner, end = (last / span + 1) * inner;
+    }
+  }
+  return first >= window_first_ && end <= final_;
 }
 
 void Execution::write_output(void* destination, int64_t begin, int64_t count) const {
   // Nothing to write; also keeps the plan arithmetic below away from an empty (zero-size) plan.
   if (count <= 0) return;
   char* out = static_cast<char*>(destination);
-  const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());
+  const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());  // slot k: state window_first_ + k
   switch (plan_.kind) {
     case PlanKind::ArgMax:
     case PlanKind::ArgMin:
       for (int64_t k = 0; k < count; ++k) {
-        const int64_t value = index[begin + k];
+        const int64_t value = index[begin - window_first_ + k];
         std::memcpy(out + k * 8, &value, 8);
       }
       return;
     case PlanKind::ReduceMax:
       if (plan_.input_count == 0) return kernels_.fill_start(out, count);  // max of an empty set
-      std::memcpy(out, best_.data() + begin * input_size_, static_cast<size_t>(count * input_size_));
+      std::memcpy(out, best_.data() + (begin - window_first_) * input_size_, static_cast<size_t>(count * input_size_));
       if (plan_.output_dtype == DType::Bool)
         for (int64_t k = 0; k < count; ++k) out[k] = out[k] != 0;
       return;
@@ -175,7 +256,7 @@ void Execution::write_output(void* destination, int64_t begin, int64_t count) co
 
 // One-hot rows: element (o, r, i) is 1 when r is the winning index of (o, i), else 0.
 void Execution::write_hardmax(char* out, int64_t begin, int64_t count) const {
-  const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());
+  const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());  // slot k: state window_first_ + k
   const int64_t inner = plan_.inner, reduce = plan_.reduce;
   const int size = input_size_;
   uint64_t one = 0;  // the output type's 1.0, as bits
@@ -188,7 +269,7 @@ void Execution::write_hardmax(char* out, int64_t begin, int64_t count) const {
   if (inner == 1) {  // each row of `reduce` elements holds a single 1
     std::memset(out, 0, static_cast<size_t>(count * size));
     for (int64_t o = begin / reduce; o * reduce < begin + count; ++o) {
-      const int64_t at = o * reduce + index[o] - begin;
+      const int64_t at = o * reduce + index[o - window_first_] - begin;
       if (at >= 0 && at < count) std::memcpy(out + at * size, &one, static_cast<size_t>(size));
     }
     return;
@@ -197,7 +278,7 @@ void Execution::write_hardmax(char* out, int64_t begin, int64_t count) const {
   int64_t o = begin / (reduce * inner), r = (begin / inner) % reduce, i = begin % inner;
   for (int64_t k = 0; k < count;) {
     const int64_t run = min64(count - k, inner - i);
-    const int32_t* winners = index + o * inner + i;
+    const int32_t* winners = index + (o * inner + i - window_first_);
     const int32_t row = static_cast<int32_t>(r);
     char* at = out + k * size;
     if (size == 2) one_hot_row(reinterpret_cast<uint16_t*>(at), winners, run, row, static_cast<uint16_t>(one));

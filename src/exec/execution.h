@@ -1,6 +1,12 @@
 // Runs a Plan over input that arrives in order, in chunks of any size: the caller streams the
 // tensor through a small staging buffer and each chunk is reduced while it is still in cache.
 // Running state (best value and index per output) carries across chunks.
+//
+// Windowed state: when the state of every output would be large (ArgMax over axis 0 of [2, 16M]
+// needs 128 MiB) and outputs become final as the input passes (a row, an outer slice, a column
+// tile, an index of a kept leading prefix axis), start() keeps state for a window of outputs only.
+// The caller then reads the outputs that are final after each feed (final_states()), because the
+// next feed drops them: the wasm heap stays small whatever the size of the output.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -21,11 +27,21 @@ int64_t column_tile_width(const Plan& plan, int64_t staging_bytes);
 // axes) and some input.
 bool takes_column_tiles(const Plan& plan);
 
+// Full state above this many bytes is kept as a window (see above), where the plan allows one.
+constexpr int64_t kWindowAboveBytes = 4 << 20;
+
 class Execution {
  public:
   // Prepares state for `plan`. Identity plans need none: their output is their input.
-  Status start(const Plan& plan);
-  // The next `count` input elements, in row-major order (count may be 0; never past the end).
+  // `staging_bytes` > 0 lets state be windowed when it would exceed `window_above_bytes`: the
+  // caller then feeds chunks of at most staging_bytes (feed_accepts says), or column tiles of
+  // column_tile_width(plan, staging_bytes), and reads the final outputs after each. With 0, state
+  // covers every output and any feeding order works.
+  Status start(const Plan& plan, int64_t staging_bytes = 0, int64_t window_above_bytes = kWindowAboveBytes);
+  // Whether feed(count) may come next: in order, not past the end, not inside a tiled slice and,
+  // when windowed, touching no more outputs than the window holds.
+  bool feed_accepts(int64_t count) const;
+  // The next `count` input elements, in row-major order (count may be 0). Precondition: feed_accepts.
   void feed(const void* data, int64_t count);
   // A column tile (see column_tile_width): columns [first_column, first_column + width) of all
   // `reduce` rows of outer slice `outer_index`, packed row after row (reduce x width elements).
@@ -34,23 +50,37 @@ class Execution {
   // Precondition: tile_is_next(outer_index, first_column, width).
   void feed_tile(const void* data, int64_t outer_index, int64_t first_column, int64_t width);
   // Whether that tile continues the input fed so far: a plan without prefix axes and with
-  // inner > 1, tiles left to right within an outer slice, slices in order. Row-major feeding may
-  // resume only where a slice ends (see between_tiles).
+  // inner > 1, tiles left to right within an outer slice, slices in order, and no wider than a
+  // window. Row-major feeding may resume only where a slice ends (see between_tiles).
   bool tile_is_next(int64_t outer_index, int64_t first_column, int64_t width) const;
   // True when the last tile left its outer slice part-way: only the next tile may follow.
   bool between_tiles() const { return between_tiles_; }
-  // Writes output elements [begin, begin + count) in the output dtype, once all input was fed.
+  // Whether write_output(begin, count) may be called: once all input was fed; when windowed, as
+  // soon as the states behind those outputs are final, until the next feed.
+  bool can_write(int64_t begin, int64_t count) const;
+  // Writes output elements [begin, begin + count) in the output dtype. Precondition: can_write.
   void write_output(void* destination, int64_t begin, int64_t count) const;
   // Frees state buffers larger than `bytes` so one huge call does not pin memory.
   void trim(size_t bytes);
 
   const Plan& plan() const { return plan_; }
   int64_t fed() const { return position_; }
-  // Arg kinds and Hardmax: the int32 winning index per state (outer x inner), once all input was fed.
+  bool windowed() const { return windowed_; }
+  // States held at once: every one, or a window's worth.
+  int64_t held_states() const { return capacity_; }
+  // States [0, final_states()) are final: one per output, or per (outer, inner) for Hardmax.
+  int64_t final_states() const { return final_; }
+  // The state held in slot 0 of the window (0 unless windowed).
+  int64_t window_first() const { return window_first_; }
+  // Arg kinds and Hardmax: the int32 winning index of state window_first() + k at winners()[k],
+  // for final states.
   const int32_t* winners() const { return reinterpret_cast<const int32_t*>(index_.data()); }
 
  private:
   int64_t output_base(int64_t block) const;
+  int64_t states_after_rows(int64_t position) const;
+  void slide_window();
+  void reset_slots(int64_t first, int64_t end);
   void write_hardmax(char* destination, int64_t begin, int64_t count) const;
 
   Plan plan_;
@@ -58,6 +88,15 @@ class Execution {
   int32_t input_size_ = 0;
   int64_t position_ = 0;
   bool between_tiles_ = false;
+  // A unit is `unit_inputs_` input elements in row-major order that make `unit_states_` states
+  // final: a row (inner == 1), an outer slice, or an index of a kept leading prefix axis.
+  int64_t unit_states_ = 1;
+  int64_t unit_inputs_ = 1;
+  bool windowed_ = false;
+  int64_t capacity_ = 0;      // states held
+  int64_t window_first_ = 0;  // the state in slot 0
+  int64_t final_ = 0;         // states [0, final_) are final
+  int64_t touched_end_ = 0;   // states [final_, touched_end_) hold partial results
   Buffer best_;   // per-output running value (the ReduceMax result itself)
   Buffer index_;  // per-output running index (arg kinds), int32
 };
