@@ -22,10 +22,14 @@ namespace {
 // then, at kHardmaxWords, the step (outer, reduce, inner) and, for Hardmax plans only (else 0),
 // the address of the int32 winners (one per outer x inner) its one-hot output is built from;
 // then, at kTileWidthWord, the column tile width for the caller's staging buffer (0: stream the
-// input in row-major order; see ox::column_tile_width).
+// input in row-major order; see ox::column_tile_width); at kWindowWord, 1 when the state is
+// windowed (ox::Execution): the caller reads the outputs that are final after each feed, before
+// the next; feed() and feed_tile() keep the two words after it current: the count of final states
+// and the state in the window's slot 0 (Hardmax winners are read from there).
 constexpr int kHardmaxWords = 4 + ox::kMaxRank;
 constexpr int kTileWidthWord = kHardmaxWords + 4;
-constexpr int kResponseWords = kTileWidthWord + 1;
+constexpr int kWindowWord = kTileWidthWord + 1;
+constexpr int kResponseWords = kWindowWord + 3;
 
 double g_request_words[ox::kMaxWireWords];
 double g_response_words[kResponseWords];
@@ -46,7 +50,7 @@ int prepare(int word_count, double staging_bytes) {
   ox::Status s = g_plans.resolve(g_request_words, static_cast<size_t>(word_count));
   if (!s.is_ok()) return fail(s.message());
   const ox::Plan& plan = g_plans.plan();
-  s = g_execution.start(plan);
+  s = g_execution.start(plan, static_cast<int64_t>(staging_bytes));
   if (!s.is_ok()) {  // out of memory: name the node like every other error, and let go of what was got
     g_execution.trim(4 << 20);
     std::string label;
@@ -63,15 +67,22 @@ int prepare(int word_count, double staging_bytes) {
   g_response_words[kHardmaxWords + 3] =
       plan.kind == ox::PlanKind::Hardmax ? static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.winners())) : 0;
   g_response_words[kTileWidthWord] = static_cast<double>(ox::column_tile_width(plan, static_cast<int64_t>(staging_bytes)));
+  g_response_words[kWindowWord] = g_execution.windowed() ? 1 : 0;
+  g_response_words[kWindowWord + 1] = g_response_words[kWindowWord + 2] = 0;
   g_ready = true;
   return 0;
 }
 
+void report_window() {
+  g_response_words[kWindowWord + 1] = static_cast<double>(g_execution.final_states());
+  g_response_words[kWindowWord + 2] = static_cast<double>(g_execution.window_first());
+}
+
 int feed(uintptr_t data, double count) {
-  const ox::Plan& plan = g_execution.plan();
-  if (!g_ready || count < 0 || g_execution.fed() + count > plan.input_count || g_execution.between_tiles())
+  if (!g_ready || !(count >= 0 && count <= 9e15) || !g_execution.feed_accepts(static_cast<int64_t>(count)))
     return fail("onnx-extrema: input fed out of order (internal error)");
   g_execution.feed(reinterpret_cast<const void*>(data), static_cast<int64_t>(count));
+  if (g_execution.windowed()) report_window();
   return 0;
 }
 
@@ -84,13 +95,13 @@ int feed_tile(uintptr_t data, double outer_index, double first_column, double wi
     return fail("onnx-extrema: input fed out of order (internal error)");
   g_execution.feed_tile(reinterpret_cast<const void*>(data), static_cast<int64_t>(outer_index),
                         static_cast<int64_t>(first_column), static_cast<int64_t>(width));
+  if (g_execution.windowed()) report_window();
   return 0;
 }
 
 int write_output(uintptr_t destination, double begin, double count) {
-  const ox::Plan& plan = g_execution.plan();
-  if (!g_ready || g_execution.fed() != plan.input_count || begin < 0 || count < 0 ||
-      begin + count > plan.output_count)
+  if (!g_ready || !(begin >= 0 && count >= 0 && begin + count <= 9e15) ||
+      !g_execution.can_write(static_cast<int64_t>(begin), static_cast<int64_t>(count)))
     return fail("onnx-extrema: output read out of order (internal error)");
   g_execution.write_output(reinterpret_cast<void*>(destination), static_cast<int64_t>(begin),
                            static_cast<int64_t>(count));
@@ -109,10 +120,11 @@ void finish() {
 // 1 error (lastError), 2 prepared only (identity plan, or `input` 0: the caller streams),
 // 3 prepared and fed, output left to the caller: larger than `capacity` (read in parts), or
 // Hardmax (the caller builds the one-hot from the winners, faster than writing every 0 here).
+// A windowed plan is only prepared: the caller feeds it in parts and reads outputs in between.
 int run(int word_count, uintptr_t input, double input_count, uintptr_t output, double capacity) {
   if (prepare(word_count, capacity) != 0) return 1;
   const ox::Plan& plan = g_execution.plan();
-  if (plan.kind == ox::PlanKind::Identity || input == 0) return 2;
+  if (plan.kind == ox::PlanKind::Identity || input == 0 || g_execution.windowed()) return 2;
   if (feed(input, input_count) != 0) return 1;
   if (plan.kind == ox::PlanKind::Hardmax) return 3;
   const double count = static_cast<double>(plan.output_count);
@@ -226,6 +238,7 @@ EMSCRIPTEN_BINDINGS(onnx_extrema) {
   emscripten::constant("MAX_NAME_LENGTH", ox::kMaxNameLength);
   emscripten::constant("HARDMAX_WORDS", kHardmaxWords);
   emscripten::constant("TILE_WIDTH_WORD", kTileWidthWord);
+  emscripten::constant("WINDOW_WORD", kWindowWord);
   emscripten::constant("FLOAT16_ONE", ox::Float16Format::kOne);
   emscripten::constant("BFLOAT16_ONE", ox::BFloat16Format::kOne);
   emscripten::function("_requestAddress", &request_address);

@@ -28,6 +28,7 @@ function newSession(M) {
     response: M._responseAddress() / 8,
     step: M._responseAddress() / 8 + M.HARDMAX_WORDS, // outer, reduce, inner, Hardmax winners
     tileWidth: M._responseAddress() / 8 + M.TILE_WIDTH_WORD,
+    window: M._responseAddress() / 8 + M.WINDOW_WORD, // windowed?, then final states, window's first state
     float16One: M.FLOAT16_ONE,
     bfloat16One: M.BFLOAT16_ONE,
   };
@@ -208,22 +209,31 @@ function stagingSource(input) {
 }
 
 // Streams the input through the staging buffer: copy a chunk, reduce it while it is in cache.
-function feedInput(s, input) {
+// `drain` (windowed state) reads the outputs each chunk made final.
+function feedInput(s, input, drain) {
   const { M, staging } = s;
   const data = input.data;
   const size = input.info.bytes;
   const n = data.length;
-  if (data.buffer === heap(s).HEAPU8.buffer) {
-    check(M, M._feed(data.byteOffset, n)); // already in wasm memory: no copy
+  const per = Math.floor(STAGING_BYTES / size); // elements per chunk
+  if (data.buffer === heap(s).HEAPU8.buffer) { // already in wasm memory: no copy
+    if (!drain) {
+      check(M, M._feed(data.byteOffset, n));
+      return;
+    }
+    for (let at = 0; at < n; at += per) {
+      check(M, M._feed(data.byteOffset + at * size, Math.min(per, n - at)));
+      drain();
+    }
     return;
   }
   const { viewName, source, unit } = stagingSource(input);
-  const per = Math.floor(STAGING_BYTES / size); // elements per chunk
   for (let at = 0; at < n; at += per) {
     const take = Math.min(per, n - at);
     const view = heap(s)[viewName ?? 'HEAPU8'];
     view.set(source.subarray(at * unit, (at + take) * unit), staging / view.BYTES_PER_ELEMENT);
     check(M, M._feed(staging, take));
+    if (drain) drain();
   }
 }
 
@@ -231,8 +241,8 @@ function feedInput(s, input) {
 // the running state of a tile's columns stays in cache while all its rows pass over it: for each
 // outer slice, left to right, columns [c, c + width) of every reduced row are copied into the
 // staging buffer packed row after row (reduce x w), then reduced. The core picks the width
-// (src/exec/execution.h: column_tile_width) and checks the order.
-function feedTiles(s, input, width) {
+// (src/exec/execution.h: column_tile_width) and checks the order. `drain` as in feedInput.
+function feedTiles(s, input, width, drain) {
   const { M, staging } = s;
   const words = heap(s).HEAPF64;
   const h = s.step;
@@ -248,6 +258,7 @@ function feedTiles(s, input, width) {
       for (let r = 0, to = staging / view.BYTES_PER_ELEMENT; r < reduce; r += 1, from += rowStep, to += length)
         view.set(source.subarray(from, from + length), to);
       check(M, M._feedTile(staging, o, c, w));
+      if (drain) drain();
     }
   }
 }
@@ -307,20 +318,46 @@ function stagedOutput(s, header, input, r) {
 // C++ and copying it out (16 MiB: 34 vs 117 ms; 64x1000: 222 vs 696 us; [1,10]: 1.78 vs 1.90 us).
 function hardmaxOutput(s, header, OutClass, r, winners) {
   const out = newOutput(s, header, OutClass, r.type, r.count);
-  if (r.count === 0) return out;
+  const words = heap(s).HEAPF64;
+  if (r.count > 0) markWinners(s, out, r, winners, 0, words[s.step] * words[s.step + 2], 0);
+  return out;
+}
+
+// Sets the 1s of states [first, end) (each an (outer, inner) pair) in Hardmax's zeroed output;
+// the winner of state k is in wasm memory at `winners`, slot k - windowFirst.
+function markWinners(s, out, r, winners, first, end, windowFirst) {
   const views = heap(s);
   const words = views.HEAPF64;
   const h = s.step;
-  const outer = words[h], span = words[h + 1] * words[h + 2], inner = words[h + 2];
+  const span = words[h + 1] * words[h + 2], inner = words[h + 2];
   // 1 in the output's representation: float16/bfloat16 bits in a Uint16Array; a Float16Array
   // takes the number 1 and stores 0x3C00.
   const one = out instanceof Uint16Array ? (r.type === 'float16' ? s.float16One : s.bfloat16One) : 1;
   const index = views.HEAP32;
-  for (let o = 0, w = winners / 4; o < outer; o += 1) {
+  let w = winners / 4 + first - windowFirst;
+  let o = Math.floor(first / inner);
+  for (let state = first, i = first - o * inner; state < end; o += 1, i = 0) {
     const base = o * span;
-    for (let i = 0; i < inner; i += 1, w += 1) out[base + index[w] * inner + i] = one;
+    const stop = Math.min(end, (o + 1) * inner);
+    for (; state < stop; i += 1, state += 1, w += 1) out[base + index[w] * inner + i] = one;
   }
-  return out;
+}
+
+// Output elements [begin, end) read from the core into `out`, through the staging buffer in parts.
+function readOutput(s, out, type, begin, end) {
+  const { M, staging } = s;
+  const bytes = DTYPES[type].bytes;
+  const per = Math.floor(STAGING_BYTES / bytes); // output elements per part
+  const viewName = HEAP_VIEW.get(out.constructor);
+  const target = viewName ? out : bytesOf(out);
+  const unit = viewName ? 1 : bytes; // target entries per element
+  for (let at = begin; at < end; at += per) {
+    const n = Math.min(per, end - at);
+    check(M, M._writeOutput(staging, at, n));
+    const view = heap(s)[viewName ?? 'HEAPU8'];
+    const from = staging / view.BYTES_PER_ELEMENT;
+    target.set(view.subarray(from, from + n * unit), at * unit);
+  }
 }
 
 // The call after prepare (and after the whole input was fed, when `fed`): streams the input if
@@ -330,33 +367,43 @@ function compute(s, header, input, fed) {
   const r = response(s);
   const data = input.data;
   if (r.identity) return resultTensor(r.type, new input.cls(data), r.dims); // a copy, same class
+  const OutClass = outputClass(input, r.type);
+  const winners = heap(s).HEAPF64[s.step + 3];
+  if (heap(s).HEAPF64[s.window] === 1) return resultTensor(r.type, windowed(s, header, input, OutClass, r, winners), r.dims);
   if (!fed) {
     const tileWidth = heap(s).HEAPF64[s.tileWidth];
     if (tileWidth > 0) feedTiles(s, input, tileWidth);
     else feedInput(s, input);
   }
 
-  const OutClass = outputClass(input, r.type);
-  const winners = heap(s).HEAPF64[s.step + 3];
   if (winners) return resultTensor(r.type, hardmaxOutput(s, header, OutClass, r, winners), r.dims);
-  const bytes = DTYPES[r.type].bytes;
-  const per = Math.floor(STAGING_BYTES / bytes); // output elements per part
+  const per = Math.floor(STAGING_BYTES / DTYPES[r.type].bytes);
   if (r.count <= per) {
     if (r.count > 0) check(M, M._writeOutput(staging, 0, r.count));
     return stagedOutput(s, header, input, r);
   }
   const out = newOutput(s, header, OutClass, r.type, r.count);
-  const viewName = HEAP_VIEW.get(OutClass);
-  const target = viewName ? out : bytesOf(out);
-  const unit = viewName ? 1 : bytes; // target entries per element
-  for (let begin = 0; begin < r.count; begin += per) {
-    const n = Math.min(per, r.count - begin);
-    check(M, M._writeOutput(staging, begin, n));
-    const view = heap(s)[viewName ?? 'HEAPU8'];
-    const at = staging / view.BYTES_PER_ELEMENT;
-    target.set(view.subarray(at, at + n * unit), begin * unit);
-  }
+  readOutput(s, out, r.type, 0, r.count);
   return resultTensor(r.type, out, r.dims);
+}
+
+// A plan whose state is windowed (a large output: ArgMax over axis 0 of [2, 16M]): the core holds
+// the state of a few outputs only, so the outputs each feed made final are read before the next.
+function windowed(s, header, input, OutClass, r, winners) {
+  const out = newOutput(s, header, OutClass, r.type, r.count);
+  let read = 0; // states read so far
+  const drain = () => {
+    const words = heap(s).HEAPF64;
+    const final = words[s.window + 1];
+    if (final === read) return;
+    if (winners) markWinners(s, out, r, winners, read, final, words[s.window + 2]);
+    else readOutput(s, out, r.type, read, final);
+    read = final;
+  };
+  const tileWidth = heap(s).HEAPF64[s.tileWidth];
+  if (tileWidth > 0) feedTiles(s, input, tileWidth, drain);
+  else feedInput(s, input, drain);
+  return out;
 }
 
 /** Whether ReduceMax at this opset takes axes as an input (version 18 on). */
