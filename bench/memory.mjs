@@ -41,12 +41,23 @@ let x = new Tensor('float32', new Float32Array(rows * 1024), [rows, 1024]);
 for (let i = 0; i < x.data.length; i += 1) x.data[i] = ((i * 2654435761) % 1000003) / 1000003;
 console.log(`input: float32 [${rows},1024] ${fmt(x.data.byteLength)}; rss ${fmt(process.memoryUsage().rss)}`);
 
+// The same data seen with other dims (-1: the rest).
+function reshaped(...dims) {
+  const known = dims.filter((d) => d > 0).reduce((a, b) => a * b, 1);
+  return new Tensor('float32', x.data, dims.map((d) => (d > 0 ? d : x.data.length / known)));
+}
+
 const steps = [
   ['argMax axis -1', () => argMax(x, { axis: -1 })],
   ['argMin axis 0', () => argMin(x, { axis: 0 })],
   ['reduceMax axes [-1]', () => reduceMax(x, { axes: [-1] })],
   ['reduceMax all', () => reduceMax(x, {})],
   ['hardmax axis -1', () => hardmax(x, { axis: -1 })],
+  // Large outputs: working state for a window of outputs only (src/exec/execution.h).
+  ['argMax axis 0 [2,N]', () => argMax(reshaped(2, -1), { axis: 0 })],
+  ['argMin axis -1 [N,2]', () => argMin(reshaped(-1, 2), { axis: -1 })],
+  ['hardmax axis 0 [2,N]', () => hardmax(reshaped(2, -1), { axis: 0 })],
+  ['reduceMax [1,3] rank 4', () => reduceMax(reshaped(64, 2, -1, 2), { axes: [1, 3] })],
 ];
 let peakHeap = heapSize();
 let peakRss = 0;
@@ -55,7 +66,7 @@ for (const [name, run] of steps) {
   const rss = process.memoryUsage().rss;
   peakRss = Math.max(peakRss, rss);
   peakHeap = Math.max(peakHeap, heapSize());
-  console.log(`${name.padEnd(20)} output ${fmt(out.data.byteLength).padStart(10)}; rss ${fmt(rss)}, wasm heap ${fmt(heapSize())}`);
+  console.log(`${name.padEnd(24)} output ${fmt(out.data.byteLength).padStart(10)}; rss ${fmt(rss)}, wasm heap ${fmt(heapSize())}`);
   out = null;
   settle();
 }

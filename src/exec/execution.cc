@@ -86,11 +86,13 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
   const int64_t state_size = input_size_ + (kernels_.tracks_index ? 4 : 0);
   capacity_ = states;
   if (staging_bytes > 0 && static_cast<double>(states) * state_size > static_cast<double>(window_above_bytes)) {
-    // Row-major chunks of a staging buffer touch at most `units` units, the first part-done.
+    // A row-major chunk of the staging buffer (L elements) reaches past the part-done unit into
+    // at most ceil(L / V) more units, and into no more than L of their states (see touched_end).
     const int64_t tile = column_tile_width(plan, staging_bytes);
     const int64_t staging_elements = staging_bytes / input_size_ > 0 ? staging_bytes / input_size_ : 1;
-    const int64_t units = (staging_elements + unit_inputs_ - 1) / unit_inputs_ + 1;
-    const int64_t window = tile > 0 ? tile : units <= states / unit_states_ ? units * unit_states_ : states;
+    const int64_t more_units = (staging_elements + unit_inputs_ - 1) / unit_inputs_;
+    const int64_t beyond = more_units <= staging_elements / unit_states_ ? more_units * unit_states_ : staging_elements;
+    const int64_t window = tile > 0 ? tile : unit_states_ + beyond;
     windowed_ = window < states;
     if (windowed_) capacity_ = window;
   }
@@ -127,11 +129,21 @@ void Execution::slide_window() {
 // States final once `position` elements were fed in row-major order: those of whole units.
 int64_t Execution::states_after_rows(int64_t position) const { return position / unit_inputs_ * unit_states_; }
 
+// The end of the states touched once `position` elements were fed in row-major order. Within a
+// unit, its first pass (row 0 of a slice; the first reduced prefix index) visits the unit's
+// states in increasing order, each with at least one element: after e elements of a unit, its
+// first min(U, e) states at most were touched.
+int64_t Execution::touched_end(int64_t position) const {
+  if (position == 0) return 0;
+  const int64_t unit = (position - 1) / unit_inputs_;
+  const int64_t into = position - unit * unit_inputs_;
+  return unit * unit_states_ + (into < unit_states_ ? into : unit_states_);
+}
+
 bool Execution::feed_accepts(int64_t count) const {
   if (count < 0 || count > plan_.input_count - position_ || between_tiles_) return false;
   if (!windowed_ || count == 0) return true;
-  // After the slide the window starts at final_; the feed reaches into the unit of its last element.
-  return states_after_rows(position_ + count - 1) + unit_states_ - final_ <= capacity_;
+  return touched_end(position_ + count) - final_ <= capacity_;  // after the slide the window starts at final_
 }
 
 // Output offset of the step block with this index: an odometer over the prefix axes.
@@ -185,7 +197,7 @@ void Execution::feed(const void* data, int64_t count) {
     count -= take;
   }
   final_ = states_after_rows(position_);
-  touched_end_ = position_ % unit_inputs_ != 0 ? final_ + unit_states_ : final_;
+  touched_end_ = touched_end(position_);
 }
 
 bool Execution::tile_is_next(int64_t outer_index, int64_t first_column, int64_t width) const {

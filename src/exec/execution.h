@@ -79,6 +79,7 @@ class Execution {
  private:
   int64_t output_base(int64_t block) const;
   int64_t states_after_rows(int64_t position) const;
+  int64_t touched_end(int64_t position) const;
   void slide_window();
   void reset_slots(int64_t first, int64_t end);
   void write_hardmax(char* destination, int64_t begin, int64_t count) const;
