@@ -2,8 +2,8 @@
 // attributes, an optional axes input and the data; the call goes through the wire encoding,
 // decode_request, resolve and ox::Execution (input fed in random chunks, or in column tiles of
 // random widths where a plan allows them, each in its own exact-size allocation so ASan sees any
-// read past it; output read in random pieces), twice on
-// one Execution. Every verdict and every value is checked against fuzz/reference.h:
+// read past it; output read in random pieces; or windowed: a tiny staging size, the final outputs
+// read after every feed and every windowing promise checked), twice on one Execution. Every verdict and every value is checked against fuzz/reference.h:
 //   accepted <=> the reference accepts; an error names "<Op> version <v>" (or the op);
 //   output dtype, dims and element count; every output element.
 #include <fuzzer/FuzzedDataProvider.h>
@@ -15,6 +15,8 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "call.h"
 #include "exec/execution.h"
@@ -326,10 +328,137 @@ void feed_tiles(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, int 
     }
 }
 
+// ---- windowed state ------------------------------------------------------------------------------
+
+// The output runs [begin, begin + count) behind states [s0, s1): the same elements, except for
+// Hardmax (a state per (outer, inner)): whole rows (inner == 1), whole outer slices, or within one
+// slice the run of those columns in each of its reduce rows.
+std::vector<std::pair<int64_t, int64_t>> output_runs(const ox::Plan& p, int64_t s0, int64_t s1) {
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  if (s1 <= s0) return runs;
+  if (p.kind != ox::PlanKind::Hardmax) return {{s0, s1 - s0}};
+  const int64_t inner = p.inner, span = p.reduce * inner;
+  if (inner == 1) return {{s0 * p.reduce, (s1 - s0) * p.reduce}};
+  for (int64_t s = s0; s < s1;) {
+    const int64_t o = s / inner, slice_end = (o + 1) * inner;
+    if (s == o * inner && s1 >= slice_end) {
+      runs.push_back({o * span, (s1 / inner - o) * span});
+      s = s1 / inner * inner;
+      continue;
+    }
+    const int64_t end = std::min(s1, slice_end);
+    for (int64_t r = 0; r < p.reduce; ++r) runs.push_back({o * span + r * inner + (s - o * inner), end - s});
+    s = end;
+  }
+  return runs;
+}
+
+// Windowed, as js/engine.js streams a large input: start with a staging size (tiny here, so small
+// plans are windowed), row-major chunks of at most the staging buffer (larger ones where
+// feed_accepts allows them: it must be right to), some slices first as column tiles of random
+// widths where the plan takes them (as wide as the window allows), and after every feed the outputs
+// that became final read in random pieces, before the next feed drops them. Checks can_write on
+// every piece, that it refuses outputs dropped or not yet final, and that each output is read once.
+std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, FuzzedDataProvider& in) {
+  const int size = oxfuzz::code_size(x.code);
+  const int out_size = oxfuzz::code_size(static_cast<int>(plan.output_dtype));
+  const int64_t staging = in.ConsumeBool() ? pick<int64_t>(in, {1, 2, 4, 8, 16, 24, 64, 256, 4096}) : small_int(in, 1, 2048);
+  const int64_t above = in.ConsumeIntegralInRange(0, 3) == 0 ? small_int(in, 0, 512) : 0;
+  const ox::Status s = ex.start(plan, staging, above);
+  if (!s.is_ok()) fail("Execution::start (windowed) failed on a small plan", s.message());
+  const int64_t states = plan.input_count == 0 ? 0 : plan.kind == ox::PlanKind::Hardmax ? plan.outer * plan.inner : plan.output_count;
+  const int64_t staging_elements = std::max<int64_t>(1, staging / size);
+  const int64_t total = plan.input_count;
+  if (ex.windowed() && ex.held_states() >= states) fail("a window as large as the state", std::to_string(ex.held_states()));
+  if (!ex.windowed() && ex.held_states() != states) fail("held_states() of a full state", std::to_string(ex.held_states()));
+  std::vector<uint8_t> out(static_cast<size_t>(plan.output_count * out_size));
+  std::vector<uint8_t> times(static_cast<size_t>(plan.output_count));
+  Pieces read(in);
+  int64_t drained = 0, stale = -1;
+  auto read_piece = [&](int64_t begin, int64_t n) {
+    if (!ex.can_write(begin, n)) fail("can_write refused outputs that should be readable", std::to_string(begin) + " +" + std::to_string(n));
+    std::unique_ptr<uint8_t[]> piece(new uint8_t[static_cast<size_t>(n * out_size) + (n == 0)]);  // exact
+    ex.write_output(piece.get(), begin, n);
+    std::memcpy(&out[static_cast<size_t>(begin * out_size)], piece.get(), static_cast<size_t>(n * out_size));
+    for (int64_t e = begin; e < begin + n; ++e) times[static_cast<size_t>(e)] += 1;
+  };
+  auto after_feed = [&](int64_t count) {
+    if (count > 0 && stale >= 0 && ex.can_write(stale, 1)) fail("can_write accepts an output the feed dropped", std::to_string(stale));
+    if (!ex.windowed()) {
+      if (ex.fed() < total && plan.output_count > 0 && ex.can_write(0, 1)) fail("can_write before the end (full state)", "");
+      return;
+    }
+    const int64_t final_states = ex.final_states();
+    if (final_states < drained || final_states > states) fail("final_states()", std::to_string(final_states));
+    for (const std::pair<int64_t, int64_t>& run : output_runs(plan, drained, final_states))
+      for (int64_t k = 0; k < run.second;) {
+        const int64_t n = read.next(run.second - k);
+        read_piece(run.first + k, n);
+        if (n > 0) stale = run.first + k;
+        k += n;
+      }
+    drained = final_states;
+    if (drained < states) {
+      const int64_t next = plan.kind != ox::PlanKind::Hardmax ? drained
+                           : plan.inner == 1 ? drained * plan.reduce
+                                             : drained / plan.inner * plan.reduce * plan.inner + drained % plan.inner;
+      if (ex.can_write(next, 1)) fail("can_write accepts an output whose state is not final", std::to_string(next));
+    }
+  };
+
+  // Column tiles of random widths over some slices (column_tile_width itself is 0 for plans this
+  // small); a tile fits when it is no wider than the window.
+  if (ox::takes_column_tiles(plan) && in.ConsumeIntegralInRange(0, 2) == 0) {
+    const int64_t slices = small_int(in, 1, static_cast<int>(std::min<int64_t>(plan.outer, 8)));
+    for (int64_t o = 0; o < slices; ++o)
+      for (int64_t c = 0; c < plan.inner;) {
+        int64_t w = std::min<int64_t>(plan.inner - c, small_int(in, 1, 40));
+        const bool fits = !ex.windowed() || w <= ex.held_states();
+        if (ex.tile_is_next(o, c, w) != fits) fail(fits ? "tile_is_next refused a tile that fits" : "tile_is_next accepted a tile wider than the window", std::to_string(w));
+        w = std::min(w, ex.held_states());
+        std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(plan.reduce * w * size)]);  // exact, for ASan
+        for (int64_t r = 0; r < plan.reduce; ++r)
+          std::memcpy(tile.get() + r * w * size, &x.bytes[static_cast<size_t>(((o * plan.reduce + r) * plan.inner + c) * size)],
+                      static_cast<size_t>(w * size));
+        ex.feed_tile(tile.get(), o, c, w);
+        after_feed(plan.reduce * w);
+        c += w;
+      }
+  }
+  Pieces feed(in);
+  for (int64_t done = ex.fed(); done < total;) {
+    const int64_t rest = total - done;
+    int64_t n = feed.next(rest);
+    if (!ex.feed_accepts(std::min(rest, staging_elements))) fail("feed_accepts refused a staging buffer's worth", std::to_string(done));
+    if (ex.feed_accepts(rest + 1)) fail("feed_accepts accepted a feed past the end", std::to_string(done));
+    if (n > staging_elements && !ex.feed_accepts(n)) n = staging_elements;  // larger where the window allows
+    if (!ex.feed_accepts(n)) fail("feed_accepts refused a chunk of at most a staging buffer", std::to_string(n));
+    std::unique_ptr<uint8_t[]> chunk(new uint8_t[static_cast<size_t>(n * size) + (n == 0)]);  // exact: ASan sees overreads
+    std::memcpy(chunk.get(), &x.bytes[static_cast<size_t>(done * size)], static_cast<size_t>(n * size));
+    ex.feed(chunk.get(), n);
+    done += n;
+    after_feed(n);
+  }
+  if (ex.fed() != total) fail("fed count (windowed)", std::to_string(ex.fed()));
+  if (ex.windowed()) {
+    if (ex.final_states() != states) fail("not every state final at the end", std::to_string(ex.final_states()));
+  } else {
+    for (int64_t done = 0; done < plan.output_count;) {
+      const int64_t n = read.next(plan.output_count - done);
+      read_piece(done, n);
+      done += n;
+    }
+  }
+  for (size_t e = 0; e < times.size(); ++e)
+    if (times[e] != 1) fail("an output read other than once", std::to_string(e) + ": " + std::to_string(times[e]));
+  return out;
+}
+
 std::vector<uint8_t> execute(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, FuzzedDataProvider& in) {
   const int size = oxfuzz::code_size(x.code);
   const int out_size = oxfuzz::code_size(static_cast<int>(plan.output_dtype));
   if (plan.kind == ox::PlanKind::Identity) return x.bytes;  // js/engine.js copies the input
+  if (in.ConsumeIntegralInRange(0, 2) == 0) return execute_windowed(ex, plan, x, in);
   ox::Status s = ex.start(plan);
   if (!s.is_ok()) fail("Execution::start failed on a small plan", s.message());
   const bool tiles = ox::takes_column_tiles(plan) && in.ConsumeIntegralInRange(0, 2) == 0;

@@ -3,11 +3,17 @@
 // block, so ASan sees any read past it), then read the output with write_output, also in chunks,
 // into guarded blocks (any write past a chunk is caught). Identity plans return the input, as the JS
 // wrapper copies it.
+// With a Window (staging_bytes > 0) the call runs as a large input streams: start(plan, staging,
+// window_above), column tiles where column_tile_width allows them, else row-major chunks of at most
+// a staging buffer, and the outputs that became final read after every feed, before the next one
+// drops them; every windowing promise of ox::Execution is checked on the way (Result::protocol).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exec/execution.h"
@@ -58,11 +64,227 @@ struct Result {
   ox::Plan plan;
   ref::Tensor output;
   bool guards_intact = true;
+  // Windowed runs: "" when every windowing promise held, else the first one broken; and how the
+  // call ran, so tests can tell they exercise what they mean to.
+  std::string protocol;
+  bool windowed = false;
+  bool tiled = false;
+  int64_t held_states = 0;
+  int64_t drains = 0;  // feeds after which some outputs were read
 };
+
+// Streaming as js/engine.js does with a staging buffer of `staging_bytes` (0: the whole input is
+// there at once and state covers every output, the default), windowing state above
+// `window_above_bytes` (0: whenever the plan allows a window).
+struct Window {
+  int64_t staging_bytes = 0;
+  int64_t window_above_bytes = 0;
+};
+
+// What the windowed run expects of a plan, worked out from the plan's shape (ox::Execution's
+// header): the states, the unit of input that makes states final and the window held.
+struct WindowFacts {
+  int64_t states = 0;        // one per output, per (outer, inner) for Hardmax; none for an empty input
+  int64_t unit_states = 1;   // a row / outer slice / index of a kept leading prefix axis ...
+  int64_t unit_inputs = 1;   // ... made final by this many input elements in row-major order
+  int64_t tile = 0;          // column tile width, 0 for row-major chunks
+  int64_t staging_elements = 1;
+  bool windowed = false;
+  int64_t held = 0;
+};
+
+inline WindowFacts window_facts(const ox::Plan& p, const Window& w) {
+  WindowFacts f;
+  const int size = ref::element_size(p.input_dtype);
+  f.states = p.input_count == 0 ? 0 : p.kind == ox::PlanKind::Hardmax ? p.outer * p.inner : p.output_count;
+  if (p.input_count > 0 && p.prefix_count == 0) {
+    f.unit_states = p.inner, f.unit_inputs = p.reduce * p.inner;
+  } else if (p.input_count > 0 && p.prefix_output_stride[0] != 0) {
+    f.unit_states = p.prefix_output_stride[0], f.unit_inputs = p.input_count / p.prefix_extent[0];
+  } else {  // a reduced leading prefix axis: nothing is final before the end
+    f.unit_states = std::max<int64_t>(f.states, 1), f.unit_inputs = std::max<int64_t>(p.input_count, 1);
+  }
+  f.tile = ox::column_tile_width(p, w.staging_bytes);
+  f.staging_elements = std::max<int64_t>(1, w.staging_bytes / size);
+  f.held = f.states;
+  const int64_t state_bytes = f.states * (size + (p.kind == ox::PlanKind::ReduceMax ? 0 : 4));
+  if (w.staging_bytes > 0 && state_bytes > w.window_above_bytes) {
+    // A staging buffer's worth of row-major input reaches into this many units, the first part-done.
+    const int64_t units = (f.staging_elements + f.unit_inputs - 1) / f.unit_inputs + 1;
+    const int64_t window = f.tile > 0 ? f.tile : std::min(units * f.unit_states, f.states);
+    f.windowed = window < f.states;
+    if (f.windowed) f.held = window;
+  }
+  return f;
+}
+
+// The output runs [begin, begin + count) behind states [s0, s1), in order of states: the same
+// elements for arg kinds and ReduceMax; for Hardmax whole rows (inner == 1), whole outer slices,
+// or within one slice the run of those columns in each of its reduce rows.
+inline std::vector<std::pair<int64_t, int64_t>> output_runs(const ox::Plan& p, int64_t s0, int64_t s1) {
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  if (s1 <= s0) return runs;
+  if (p.kind != ox::PlanKind::Hardmax) return {{s0, s1 - s0}};
+  const int64_t inner = p.inner, span = p.reduce * inner;
+  if (inner == 1) return {{s0 * p.reduce, (s1 - s0) * p.reduce}};
+  for (int64_t s = s0; s < s1;) {
+    const int64_t o = s / inner, slice_end = (o + 1) * inner;
+    if (s == o * inner && s1 >= slice_end) {  // whole slices: one contiguous run
+      const int64_t last = s1 / inner;
+      runs.push_back({o * span, (last - o) * span});
+      s = last * inner;
+      continue;
+    }
+    const int64_t end = std::min(s1, slice_end);
+    for (int64_t r = 0; r < p.reduce; ++r) runs.push_back({o * span + r * inner + (s - o * inner), end - s});
+    s = end;
+  }
+  return runs;
+}
+
+// The first output element behind state s (see output_runs).
+inline int64_t first_output_of_state(const ox::Plan& p, int64_t s) {
+  if (p.kind != ox::PlanKind::Hardmax) return s;
+  if (p.inner == 1) return s * p.reduce;
+  return s / p.inner * p.reduce * p.inner + s % p.inner;
+}
+
+// Reads output elements [begin, begin + n) into a guarded block of their own, into `out` at begin.
+inline void read_output(const ox::Execution& execution, int64_t begin, int64_t n, Result* result) {
+  const ox::DType t = result->plan.output_dtype;
+  const size_t bytes_out = static_cast<size_t>(n * ref::element_size(t));
+  constexpr int kGuard = 16;
+  std::unique_ptr<uint8_t[]> block(new uint8_t[bytes_out + kGuard]);
+  std::memset(block.get(), 0xA5, bytes_out + kGuard);
+  execution.write_output(block.get(), begin, n);
+  for (int g = 0; g < kGuard; ++g) result->guards_intact &= block[bytes_out + g] == 0xA5;
+  const std::vector<uint64_t> part = tv::unpack(t, block.get(), n);
+  std::copy(part.begin(), part.end(), result->output.bits.begin() + begin);
+}
+
+// The windowed run (see Window): feeds as js/engine.js would and reads final outputs after each
+// feed, checking every promise of the windowed Execution; the first broken one ends the run.
+inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks feed, Chunks read, const Window& w,
+                         Result* result) {
+  const ox::Plan& plan = result->plan;
+  std::string& broken = result->protocol;
+  auto expect = [&](bool ok, const std::string& what) {
+    if (!ok && broken.empty()) broken = what;
+    return ok;
+  };
+  const WindowFacts f = window_facts(plan, w);
+  result->windowed = execution.windowed();
+  result->held_states = execution.held_states();
+  result->tiled = f.tile > 0;
+  if (!expect(execution.windowed() == f.windowed, std::string("windowed() is ") + (f.windowed ? "false" : "true")) ||
+      !expect(execution.held_states() == f.held, "held_states() " + std::to_string(execution.held_states()) +
+                                                     ", expected " + std::to_string(f.held)) ||
+      !expect(!f.windowed || f.held < f.states, "a window as large as the state"))
+    return;
+
+  const int in_size = ref::element_size(x.dtype);
+  const std::vector<uint8_t> bytes = tv::pack(x.dtype, x.bits);
+  const int64_t total = plan.input_count;
+  result->output.bits.assign(static_cast<size_t>(plan.output_count), 0);
+  std::vector<uint8_t> written(static_cast<size_t>(plan.output_count), 0);
+  Chunker reader(read);
+  int64_t drained = 0;      // states [0, drained) were read
+  int64_t stale = -1;       // an output read before the last feed: dropped by it
+  auto after_feed = [&](int64_t n) {
+    if (n > 0 && stale >= 0) expect(!execution.can_write(stale, 1), "can_write accepts output " + std::to_string(stale) +
+                                                                        " after the feed that dropped its state");
+    if (!execution.windowed()) {
+      if (execution.fed() < total && plan.output_count > 0)
+        expect(!execution.can_write(0, 1), "can_write before the whole input was fed (not windowed)");
+      return;
+    }
+    const int64_t final_states = execution.final_states();
+    if (!expect(final_states >= drained && final_states <= f.states,
+                "final_states() " + std::to_string(final_states) + " after " + std::to_string(drained)))
+      return;
+    if (final_states > drained) result->drains += 1;
+    for (const std::pair<int64_t, int64_t>& run : output_runs(plan, drained, final_states)) {
+      for (int64_t k = 0; k < run.second;) {
+        int64_t n = reader.next(run.second - k);
+        if (n == 0 && read.mode != Chunks::Random) n = 1;
+        const int64_t begin = run.first + k;
+        if (!expect(execution.can_write(begin, n), "can_write refuses final outputs [" + std::to_string(begin) + ", +" +
+                                                       std::to_string(n) + ")"))
+          return;
+        read_output(execution, begin, n, result);
+        for (int64_t e = begin; e < begin + n; ++e) written[static_cast<size_t>(e)] += 1;
+        if (n > 0) stale = begin;
+        k += n;
+      }
+    }
+    drained = final_states;
+    if (drained < f.states) {
+      const int64_t next = first_output_of_state(plan, drained);
+      expect(!execution.can_write(next, 1), "can_write accepts output " + std::to_string(next) + " of a state not final");
+    }
+  };
+
+  if (f.tile > 0) {  // js/engine.js feedTiles: per outer slice, left to right, reduce x w packed
+    for (int64_t o = 0; o < plan.outer && broken.empty(); ++o)
+      for (int64_t c = 0; c < plan.inner && broken.empty(); c += f.tile) {
+        const int64_t width = std::min(f.tile, plan.inner - c);
+        if (!expect(execution.tile_is_next(o, c, width), "tile_is_next refuses the next tile")) return;
+        if (execution.windowed()) {
+          expect(!execution.feed_accepts(1), "a row-major feed accepted while tiles fill the window");
+          if (c + width < plan.inner) expect(!execution.tile_is_next(o, c, width + 1), "a tile wider than the window accepted");
+        }
+        std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(plan.reduce * width * in_size)]);  // exact
+        for (int64_t r = 0; r < plan.reduce; ++r)
+          std::memcpy(tile.get() + r * width * in_size, bytes.data() + ((o * plan.reduce + r) * plan.inner + c) * in_size,
+                      static_cast<size_t>(width * in_size));
+        execution.feed_tile(tile.get(), o, c, width);
+        after_feed(plan.reduce * width);
+      }
+  } else {  // js/engine.js feedInput: chunks of at most a staging buffer
+    Chunker feeder(feed);
+    int64_t fed = 0;
+    do {  // an empty input still sees one feed of 0 elements
+      const int64_t rest = total - fed;
+      const int64_t n = std::min(feeder.next(rest), f.staging_elements);
+      if (!expect(execution.feed_accepts(n), "feed_accepts(" + std::to_string(n) + ") refused at " + std::to_string(fed)) ||
+          !expect(execution.feed_accepts(std::min(rest, f.staging_elements)), "a staging buffer's worth refused") ||
+          !expect(!execution.feed_accepts(rest + 1), "a feed past the end accepted"))
+        return;
+      if (execution.windowed()) {  // one more element than the window's units hold
+        const int64_t too_many = f.held / f.unit_states * f.unit_inputs + 1;
+        if (too_many <= rest)
+          expect(!execution.feed_accepts(too_many), "feed_accepts(" + std::to_string(too_many) + ") beyond the window");
+      }
+      std::unique_ptr<uint8_t[]> staging(new uint8_t[static_cast<size_t>(n * in_size)]);  // exact: ASan sees over-reads
+      if (n > 0) std::memcpy(staging.get(), bytes.data() + fed * in_size, static_cast<size_t>(n * in_size));
+      execution.feed(staging.get(), n);
+      fed += n;
+      after_feed(n);
+    } while (fed < total && broken.empty());
+  }
+  if (!broken.empty()) return;
+  if (!expect(execution.fed() == total, "fed() " + std::to_string(execution.fed()) + " of " + std::to_string(total)))
+    return;
+  if (execution.windowed()) {
+    expect(execution.final_states() == f.states, "not every state final at the end");
+  } else {  // full state: the whole output once all input was fed, in pieces
+    int64_t done = 0;
+    do {
+      int64_t n = reader.next(plan.output_count - done);
+      if (n == 0 && read.mode != Chunks::Random) n = std::min<int64_t>(1, plan.output_count - done);
+      if (!expect(execution.can_write(done, n), "can_write refuses output after the whole input")) return;
+      read_output(execution, done, n, result);
+      for (int64_t e = done; e < done + n; ++e) written[static_cast<size_t>(e)] += 1;
+      done += n;
+    } while (done < plan.output_count);
+  }
+  for (size_t e = 0; e < written.size(); ++e)
+    if (!expect(written[e] == 1, "output " + std::to_string(e) + " read " + std::to_string(written[e]) + " times")) return;
+}
 
 // `node` must describe `x` as its first input (see with_data).
 inline Result run(const tb::Node& node, const ref::Tensor& x, Chunks feed = Chunks::whole(),
-                  Chunks read = Chunks::whole(), ox::Execution* reuse = nullptr) {
+                  Chunks read = Chunks::whole(), ox::Execution* reuse = nullptr, Window window = Window()) {
   Result result;
   const ox::NodeRequest request = tb::to_request(node);
   result.status = ox::resolve(request, &result.plan);
@@ -74,19 +296,24 @@ inline Result run(const tb::Node& node, const ref::Tensor& x, Chunks feed = Chun
     result.output.bits = x.bits;
     return result;
   }
-  ox::Execution own;
-  ox::Execution& execution = reuse ? *reuse : own;
-  result.status = execution.start(plan);
-  if (!result.status.is_ok()) return result;
-
-  const int in_size = ref::element_size(x.dtype);
-  const std::vector<uint8_t> bytes = tv::pack(x.dtype, x.bits);
-  Chunker feeder(feed);
   const int64_t total = static_cast<int64_t>(x.bits.size());
   if (total != plan.input_count) {
     result.status = ox::Status::error("test harness: the data does not match the described input");
     return result;
   }
+  ox::Execution own;
+  ox::Execution& execution = reuse ? *reuse : own;
+  result.status = window.staging_bytes > 0 ? execution.start(plan, window.staging_bytes, window.window_above_bytes)
+                                           : execution.start(plan);
+  if (!result.status.is_ok()) return result;
+  if (window.staging_bytes > 0) {
+    run_windowed(execution, x, feed, read, window, &result);
+    return result;
+  }
+
+  const int in_size = ref::element_size(x.dtype);
+  const std::vector<uint8_t> bytes = tv::pack(x.dtype, x.bits);
+  Chunker feeder(feed);
   int64_t fed = 0;
   do {  // an empty input still sees one feed of 0 elements
     const int64_t n = feeder.next(total - fed);
@@ -96,20 +323,13 @@ inline Result run(const tb::Node& node, const ref::Tensor& x, Chunks feed = Chun
     fed += n;
   } while (fed < total);
 
-  const int out_size = ref::element_size(plan.output_dtype);
-  constexpr int kGuard = 16;
   Chunker reader(read);
+  result.output.bits.assign(static_cast<size_t>(plan.output_count), 0);
   int64_t done = 0;
   do {  // an empty output still sees one read of 0 elements, as the fuzzers and bindings may do
     int64_t n = reader.next(plan.output_count - done);
     if (n == 0 && read.mode != Chunks::Random) n = std::min<int64_t>(1, plan.output_count - done);
-    const size_t bytes_out = static_cast<size_t>(n * out_size);
-    std::unique_ptr<uint8_t[]> block(new uint8_t[bytes_out + kGuard]);
-    std::memset(block.get(), 0xA5, bytes_out + kGuard);
-    execution.write_output(block.get(), done, n);
-    for (int g = 0; g < kGuard; ++g) result.guards_intact &= block[bytes_out + g] == 0xA5;
-    const std::vector<uint64_t> part = tv::unpack(plan.output_dtype, block.get(), n);
-    result.output.bits.insert(result.output.bits.end(), part.begin(), part.end());
+    read_output(execution, done, n, &result);
     done += n;
   } while (done < plan.output_count);
   return result;
