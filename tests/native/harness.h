@@ -109,9 +109,11 @@ inline WindowFacts window_facts(const ox::Plan& p, const Window& w) {
   f.held = f.states;
   const int64_t state_bytes = f.states * (size + (p.kind == ox::PlanKind::ReduceMax ? 0 : 4));
   if (w.staging_bytes > 0 && state_bytes > w.window_above_bytes) {
-    // A staging buffer's worth of row-major input reaches into this many units, the first part-done.
-    const int64_t units = (f.staging_elements + f.unit_inputs - 1) / f.unit_inputs + 1;
-    const int64_t window = f.tile > 0 ? f.tile : std::min(units * f.unit_states, f.states);
+    // A staging buffer's worth (L) of row-major input reaches past the part-done unit into
+    // ceil(L / unit_inputs) more units, and into at most L of their states.
+    const int64_t more_units = (f.staging_elements + f.unit_inputs - 1) / f.unit_inputs;
+    const int64_t beyond = more_units <= f.staging_elements / f.unit_states ? more_units * f.unit_states : f.staging_elements;
+    const int64_t window = f.tile > 0 ? f.tile : std::min(f.unit_states + beyond, f.states);
     f.windowed = window < f.states;
     if (f.windowed) f.held = window;
   }
@@ -230,7 +232,10 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
         const int64_t width = std::min(f.tile, plan.inner - c);
         if (!expect(execution.tile_is_next(o, c, width), "tile_is_next refuses the next tile")) return;
         if (execution.windowed()) {
-          expect(!execution.feed_accepts(1), "a row-major feed accepted while tiles fill the window");
+          // Inside a slice only the next tile may come; at a slice's start a row-major feed may,
+          // if it touches no more states than the window holds.
+          if (c > 0) expect(!execution.feed_accepts(1), "a row-major feed accepted between tiles");
+          else expect(!execution.feed_accepts(f.held + 1), "a row-major feed reaching past the window accepted");
           if (c + width < plan.inner) expect(!execution.tile_is_next(o, c, width + 1), "a tile wider than the window accepted");
         }
         std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(plan.reduce * width * in_size)]);  // exact
@@ -250,8 +255,8 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
           !expect(execution.feed_accepts(std::min(rest, f.staging_elements)), "a staging buffer's worth refused") ||
           !expect(!execution.feed_accepts(rest + 1), "a feed past the end accepted"))
         return;
-      if (execution.windowed()) {  // one more element than the window's units hold
-        const int64_t too_many = f.held / f.unit_states * f.unit_inputs + 1;
+      if (execution.windowed()) {  // reaches into the first state of a unit past all the window could hold
+        const int64_t too_many = ((f.held + f.unit_states - 1) / f.unit_states + 1) * f.unit_inputs + 1;
         if (too_many <= rest)
           expect(!execution.feed_accepts(too_many), "feed_accepts(" + std::to_string(too_many) + ") beyond the window");
       }
