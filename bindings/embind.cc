@@ -33,7 +33,7 @@ constexpr int kResponseWords = kWindowWord + 3;
 
 double g_request_words[ox::kMaxWireWords];
 double g_response_words[kResponseWords];
-ox::PlanCache g_plans;      // the same request as the last call skips decoding and validation
+ox::PlanCache g_plans;      // a request repeating one of the last 8 skips decoding and validation
 ox::NodeRequest g_request;  // node_label()'s
 ox::Execution g_execution;
 std::string g_last_error;

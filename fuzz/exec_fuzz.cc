@@ -22,6 +22,7 @@
 #include "exec/execution.h"
 #include "ops/resolve.h"
 #include "reference.h"
+#include "staging_model.h"
 #include "wire/wire.h"
 
 namespace {
@@ -311,47 +312,33 @@ class Pieces {
 
 // Column tiles, as js/engine.js feedTiles stages a wide column plan: for each outer slice, left to
 // right, columns [c, c + w) of every reduced row packed row after row; here of any widths, and
-// only some slices, the rest then fed row-major (allowed where a slice ends).
-void feed_tiles(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, int size, FuzzedDataProvider& in) {
+// only some slices, the rest then fed row-major (allowed where a slice ends). A windowed
+// execution takes a tile only as wide as its window; `after(count)` follows every tile.
+template <class After>
+void feed_tiles(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, int size, FuzzedDataProvider& in, After after) {
   const int64_t slices = small_int(in, 1, static_cast<int>(std::min<int64_t>(plan.outer, 8)));
   for (int64_t o = 0; o < slices; ++o)
     for (int64_t c = 0; c < plan.inner;) {
-      const int64_t w = std::min<int64_t>(plan.inner - c, small_int(in, 1, 40));
-      if (!ex.tile_is_next(o, c, w)) fail("tile_is_next refused the next tile", "");
+      int64_t w = std::min<int64_t>(plan.inner - c, small_int(in, 1, 40));
+      const bool fits = w <= ex.held_states();
+      if (ex.tile_is_next(o, c, w) != fits)
+        fail(fits ? "tile_is_next refused the next tile" : "tile_is_next accepted a tile wider than the window", std::to_string(w));
+      w = std::min(w, ex.held_states());
       if (c + w < plan.inner && ex.tile_is_next(o, c + w, 1)) fail("tile_is_next accepted a tile out of order", "");
-      std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(plan.reduce * w * size)]);  // exact, for ASan
-      for (int64_t r = 0; r < plan.reduce; ++r)
-        std::memcpy(tile.get() + r * w * size, &x.bytes[static_cast<size_t>(((o * plan.reduce + r) * plan.inner + c) * size)],
-                    static_cast<size_t>(w * size));
-      ex.feed_tile(tile.get(), o, c, w);
+      ex.feed_tile(stage::pack_tile(x.bytes.data(), plan, size, o, c, w).get(), o, c, w);
+      after(plan.reduce * w);
       c += w;
     }
 }
 
-// ---- windowed state ------------------------------------------------------------------------------
-
-// The output runs [begin, begin + count) behind states [s0, s1): the same elements, except for
-// Hardmax (a state per (outer, inner)): whole rows (inner == 1), whole outer slices, or within one
-// slice the run of those columns in each of its reduce rows.
-std::vector<std::pair<int64_t, int64_t>> output_runs(const ox::Plan& p, int64_t s0, int64_t s1) {
-  std::vector<std::pair<int64_t, int64_t>> runs;
-  if (s1 <= s0) return runs;
-  if (p.kind != ox::PlanKind::Hardmax) return {{s0, s1 - s0}};
-  const int64_t inner = p.inner, span = p.reduce * inner;
-  if (inner == 1) return {{s0 * p.reduce, (s1 - s0) * p.reduce}};
-  for (int64_t s = s0; s < s1;) {
-    const int64_t o = s / inner, slice_end = (o + 1) * inner;
-    if (s == o * inner && s1 >= slice_end) {
-      runs.push_back({o * span, (s1 / inner - o) * span});
-      s = s1 / inner * inner;
-      continue;
-    }
-    const int64_t end = std::min(s1, slice_end);
-    for (int64_t r = 0; r < p.reduce; ++r) runs.push_back({o * span + r * inner + (s - o * inner), end - s});
-    s = end;
-  }
-  return runs;
+// Output elements [begin, begin + n) through a block of exactly their size, into `out` at begin.
+void read_piece(const ox::Execution& ex, std::vector<uint8_t>& out, int out_size, int64_t begin, int64_t n) {
+  std::unique_ptr<uint8_t[]> piece(new uint8_t[static_cast<size_t>(n * out_size) + (n == 0)]);
+  ex.write_output(piece.get(), begin, n);
+  std::memcpy(&out[static_cast<size_t>(begin * out_size)], piece.get(), static_cast<size_t>(n * out_size));
 }
+
+// ---- windowed state ------------------------------------------------------------------------------
 
 // Windowed, as js/engine.js streams a large input: start with a staging size (tiny here, so small
 // plans are windowed), row-major chunks of at most the staging buffer (larger ones where
@@ -375,11 +362,9 @@ std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, c
   std::vector<uint8_t> times(static_cast<size_t>(plan.output_count));
   Pieces read(in);
   int64_t drained = 0, stale = -1;
-  auto read_piece = [&](int64_t begin, int64_t n) {
+  auto read_checked = [&](int64_t begin, int64_t n) {
     if (!ex.can_write(begin, n)) fail("can_write refused outputs that should be readable", std::to_string(begin) + " +" + std::to_string(n));
-    std::unique_ptr<uint8_t[]> piece(new uint8_t[static_cast<size_t>(n * out_size) + (n == 0)]);  // exact
-    ex.write_output(piece.get(), begin, n);
-    std::memcpy(&out[static_cast<size_t>(begin * out_size)], piece.get(), static_cast<size_t>(n * out_size));
+    read_piece(ex, out, out_size, begin, n);
     for (int64_t e = begin; e < begin + n; ++e) times[static_cast<size_t>(e)] += 1;
   };
   auto after_feed = [&](int64_t count) {
@@ -390,41 +375,22 @@ std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, c
     }
     const int64_t final_states = ex.final_states();
     if (final_states < drained || final_states > states) fail("final_states()", std::to_string(final_states));
-    for (const std::pair<int64_t, int64_t>& run : output_runs(plan, drained, final_states))
+    for (const std::pair<int64_t, int64_t>& run : stage::output_runs(plan, drained, final_states))
       for (int64_t k = 0; k < run.second;) {
         const int64_t n = read.next(run.second - k);
-        read_piece(run.first + k, n);
+        read_checked(run.first + k, n);
         if (n > 0) stale = run.first + k;
         k += n;
       }
     drained = final_states;
     if (drained < states) {
-      const int64_t next = plan.kind != ox::PlanKind::Hardmax ? drained
-                           : plan.inner == 1 ? drained * plan.reduce
-                                             : drained / plan.inner * plan.reduce * plan.inner + drained % plan.inner;
+      const int64_t next = stage::first_output_of_state(plan, drained);
       if (ex.can_write(next, 1)) fail("can_write accepts an output whose state is not final", std::to_string(next));
     }
   };
 
-  // Column tiles of random widths over some slices (column_tile_width itself is 0 for plans this
-  // small); a tile fits when it is no wider than the window.
-  if (ox::takes_column_tiles(plan) && in.ConsumeIntegralInRange(0, 2) == 0) {
-    const int64_t slices = small_int(in, 1, static_cast<int>(std::min<int64_t>(plan.outer, 8)));
-    for (int64_t o = 0; o < slices; ++o)
-      for (int64_t c = 0; c < plan.inner;) {
-        int64_t w = std::min<int64_t>(plan.inner - c, small_int(in, 1, 40));
-        const bool fits = !ex.windowed() || w <= ex.held_states();
-        if (ex.tile_is_next(o, c, w) != fits) fail(fits ? "tile_is_next refused a tile that fits" : "tile_is_next accepted a tile wider than the window", std::to_string(w));
-        w = std::min(w, ex.held_states());
-        std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(plan.reduce * w * size)]);  // exact, for ASan
-        for (int64_t r = 0; r < plan.reduce; ++r)
-          std::memcpy(tile.get() + r * w * size, &x.bytes[static_cast<size_t>(((o * plan.reduce + r) * plan.inner + c) * size)],
-                      static_cast<size_t>(w * size));
-        ex.feed_tile(tile.get(), o, c, w);
-        after_feed(plan.reduce * w);
-        c += w;
-      }
-  }
+  // Column tiles over some slices (column_tile_width itself is 0 for plans this small).
+  if (ox::takes_column_tiles(plan) && in.ConsumeIntegralInRange(0, 2) == 0) feed_tiles(ex, plan, x, size, in, after_feed);
   Pieces feed(in);
   for (int64_t done = ex.fed(); done < total;) {
     const int64_t rest = total - done;
@@ -433,9 +399,7 @@ std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, c
     if (ex.feed_accepts(rest + 1)) fail("feed_accepts accepted a feed past the end", std::to_string(done));
     if (n > staging_elements && !ex.feed_accepts(n)) n = staging_elements;  // larger where the window allows
     if (!ex.feed_accepts(n)) fail("feed_accepts refused a chunk of at most a staging buffer", std::to_string(n));
-    std::unique_ptr<uint8_t[]> chunk(new uint8_t[static_cast<size_t>(n * size) + (n == 0)]);  // exact: ASan sees overreads
-    std::memcpy(chunk.get(), &x.bytes[static_cast<size_t>(done * size)], static_cast<size_t>(n * size));
-    ex.feed(chunk.get(), n);
+    stage::feed_piece(ex, x.bytes.data(), size, done, n);
     done += n;
     after_feed(n);
   }
@@ -445,7 +409,7 @@ std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, c
   } else {
     for (int64_t done = 0; done < plan.output_count;) {
       const int64_t n = read.next(plan.output_count - done);
-      read_piece(done, n);
+      read_checked(done, n);
       done += n;
     }
   }
@@ -462,13 +426,11 @@ std::vector<uint8_t> execute(ox::Execution& ex, const ox::Plan& plan, const JsTe
   ox::Status s = ex.start(plan);
   if (!s.is_ok()) fail("Execution::start failed on a small plan", s.message());
   const bool tiles = ox::takes_column_tiles(plan) && in.ConsumeIntegralInRange(0, 2) == 0;
-  if (tiles) feed_tiles(ex, plan, x, size, in);
+  if (tiles) feed_tiles(ex, plan, x, size, in, [](int64_t) {});
   Pieces feed(in);
   for (int64_t done = ex.fed(); done < plan.input_count;) {
     const int64_t n = feed.next(plan.input_count - done);
-    std::unique_ptr<uint8_t[]> chunk(new uint8_t[static_cast<size_t>(n * size) + (n == 0)]);  // exact: ASan sees overreads
-    std::memcpy(chunk.get(), &x.bytes[static_cast<size_t>(done * size)], static_cast<size_t>(n * size));
-    ex.feed(chunk.get(), n);
+    stage::feed_piece(ex, x.bytes.data(), size, done, n);
     done += n;
   }
   if (ex.fed() != plan.input_count) fail("fed count", std::to_string(ex.fed()));
@@ -476,9 +438,7 @@ std::vector<uint8_t> execute(ox::Execution& ex, const ox::Plan& plan, const JsTe
   Pieces read(in);
   for (int64_t done = 0; done < plan.output_count;) {
     const int64_t n = read.next(plan.output_count - done);
-    std::unique_ptr<uint8_t[]> piece(new uint8_t[static_cast<size_t>(n * out_size) + (n == 0)]);
-    ex.write_output(piece.get(), done, n);
-    std::memcpy(&out[static_cast<size_t>(done * out_size)], piece.get(), static_cast<size_t>(n * out_size));
+    read_piece(ex, out, out_size, done, n);
     done += n;
   }
   return out;

@@ -216,14 +216,11 @@ function feedInput(s, input, drain) {
   const size = input.info.bytes;
   const n = data.length;
   const per = Math.floor(STAGING_BYTES / size); // elements per chunk
-  if (data.buffer === heap(s).HEAPU8.buffer) { // already in wasm memory: no copy
-    if (!drain) {
-      check(M, M._feed(data.byteOffset, n));
-      return;
-    }
-    for (let at = 0; at < n; at += per) {
-      check(M, M._feed(data.byteOffset + at * size, Math.min(per, n - at)));
-      drain();
+  if (data.buffer === heap(s).HEAPU8.buffer) { // already in wasm memory: no copy; in chunks when windowed
+    const step = drain ? per : n;
+    for (let at = 0; at < n; at += step) {
+      check(M, M._feed(data.byteOffset + at * size, Math.min(step, n - at)));
+      if (drain) drain();
     }
     return;
   }
@@ -261,6 +258,13 @@ function feedTiles(s, input, width, drain) {
       if (drain) drain();
     }
   }
+}
+
+// Streams the input as column tiles where the core gave a tile width, else in row-major chunks.
+function streamInput(s, input, drain) {
+  const tileWidth = heap(s).HEAPF64[s.tileWidth];
+  if (tileWidth > 0) feedTiles(s, input, tileWidth, drain);
+  else feedInput(s, input, drain);
 }
 
 // What prepare() wrote about the output.
@@ -370,11 +374,7 @@ function compute(s, header, input, fed) {
   const OutClass = outputClass(input, r.type);
   const winners = heap(s).HEAPF64[s.step + 3];
   if (heap(s).HEAPF64[s.window] === 1) return resultTensor(r.type, windowed(s, header, input, OutClass, r, winners), r.dims);
-  if (!fed) {
-    const tileWidth = heap(s).HEAPF64[s.tileWidth];
-    if (tileWidth > 0) feedTiles(s, input, tileWidth);
-    else feedInput(s, input);
-  }
+  if (!fed) streamInput(s, input);
 
   if (winners) return resultTensor(r.type, hardmaxOutput(s, header, OutClass, r, winners), r.dims);
   const per = Math.floor(STAGING_BYTES / DTYPES[r.type].bytes);
@@ -400,9 +400,7 @@ function windowed(s, header, input, OutClass, r, winners) {
     else readOutput(s, out, r.type, read, final);
     read = final;
   };
-  const tileWidth = heap(s).HEAPF64[s.tileWidth];
-  if (tileWidth > 0) feedTiles(s, input, tileWidth, drain);
-  else feedInput(s, input, drain);
+  streamInput(s, input, drain);
   return out;
 }
 

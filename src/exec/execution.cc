@@ -58,7 +58,7 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
   position_ = 0;
   between_tiles_ = false;
   windowed_ = false;
-  window_first_ = final_ = touched_end_ = 0;
+  window_first_ = 0;
   if (plan.kind == PlanKind::Identity) return Status::ok();
   if (!select_kernels(plan.kind, plan.input_dtype, plan.select_last, &kernels_))
     return Status::error("internal error: no kernels for this plan");
@@ -69,8 +69,24 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
   const int64_t states = plan.input_count == 0         ? 0
                          : plan.kind != PlanKind::Hardmax ? plan.output_count
                                                           : plan.outer * plan.inner;
-  // The unit that makes states final. A reduced leading prefix axis folds every block into the
-  // same outputs: nothing is final before the end.
+  plan_window(states, staging_bytes, window_above_bytes);
+  const double best_bytes = static_cast<double>(capacity_) * input_size_;
+  const double index_bytes = kernels_.tracks_index ? static_cast<double>(capacity_) * 4 : 0;
+  if (best_bytes + index_bytes > static_cast<double>(SIZE_MAX / 2) ||
+      !best_.reserve(static_cast<size_t>(best_bytes) + 1) ||
+      !index_.reserve(static_cast<size_t>(index_bytes) + 1))
+    return Status::error("out of memory: the call needs " + std::to_string(static_cast<int64_t>(best_bytes + index_bytes)) +
+                         " bytes of working memory");
+  reset_slots(0, capacity_);
+  return Status::ok();
+}
+
+// Sets the unit that makes states final and, when the full state (`states`) is over
+// `window_above_bytes` and a window would be smaller, the window held instead.
+void Execution::plan_window(int64_t states, int64_t staging_bytes, int64_t window_above_bytes) {
+  const Plan& plan = plan_;
+  // A reduced leading prefix axis folds every block into the same outputs: nothing is final
+  // before the end.
   if (plan.input_count == 0) {
     unit_states_ = unit_inputs_ = 1;
   } else if (plan.prefix_count == 0) {
@@ -83,28 +99,19 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
     unit_states_ = states;
     unit_inputs_ = plan.input_count;
   }
+  capacity_ = states;  // (windowed_ is false from start())
   const int64_t state_size = input_size_ + (kernels_.tracks_index ? 4 : 0);
-  capacity_ = states;
-  if (staging_bytes > 0 && static_cast<double>(states) * state_size > static_cast<double>(window_above_bytes)) {
-    // A row-major chunk of the staging buffer (L elements) reaches past the part-done unit into
-    // at most ceil(L / V) more units, and into no more than L of their states (see touched_end).
-    const int64_t tile = column_tile_width(plan, staging_bytes);
-    const int64_t staging_elements = staging_bytes / input_size_ > 0 ? staging_bytes / input_size_ : 1;
-    const int64_t more_units = (staging_elements + unit_inputs_ - 1) / unit_inputs_;
-    const int64_t beyond = more_units <= staging_elements / unit_states_ ? more_units * unit_states_ : staging_elements;
-    const int64_t window = tile > 0 ? tile : unit_states_ + beyond;
-    windowed_ = window < states;
-    if (windowed_) capacity_ = window;
-  }
-  const double best_bytes = static_cast<double>(capacity_) * input_size_;
-  const double index_bytes = kernels_.tracks_index ? static_cast<double>(capacity_) * 4 : 0;
-  if (best_bytes + index_bytes > static_cast<double>(SIZE_MAX / 2) ||
-      !best_.reserve(static_cast<size_t>(best_bytes) + 1) ||
-      !index_.reserve(static_cast<size_t>(index_bytes) + 1))
-    return Status::error("out of memory: the call needs " + std::to_string(static_cast<int64_t>(best_bytes + index_bytes)) +
-                         " bytes of working memory");
-  reset_slots(0, capacity_);
-  return Status::ok();
+  if (staging_bytes <= 0 || static_cast<double>(states) * state_size <= static_cast<double>(window_above_bytes)) return;
+  // A row-major chunk of the staging buffer (L elements) reaches past the part-done unit into
+  // at most ceil(L / V) more units, and into no more than L of their states (see
+  // states_touched_after).
+  const int64_t tile = column_tile_width(plan, staging_bytes);
+  const int64_t staging_elements = staging_bytes / input_size_ > 0 ? staging_bytes / input_size_ : 1;
+  const int64_t more_units = (staging_elements + unit_inputs_ - 1) / unit_inputs_;
+  const int64_t beyond = more_units <= staging_elements / unit_states_ ? more_units * unit_states_ : staging_elements;
+  const int64_t window = tile > 0 ? tile : unit_states_ + beyond;
+  windowed_ = window < states;
+  if (windowed_) capacity_ = window;
 }
 
 void Execution::reset_slots(int64_t first, int64_t end) {
@@ -117,23 +124,34 @@ void Execution::reset_slots(int64_t first, int64_t end) {
 // Windowed: drops the final states (the caller has read them), moves the part-done ones to slot 0
 // and resets the slots they and the dropped ones used.
 void Execution::slide_window() {
-  const int64_t from = final_ - window_first_;
+  const int64_t final = final_states();
+  const int64_t from = final - window_first_;
   if (from == 0) return;
-  const int64_t keep = touched_end_ - final_;
+  const int64_t touched = touched_end();
+  const int64_t keep = touched - final;
   std::memmove(best_.data(), best_.data() + from * input_size_, static_cast<size_t>(keep * input_size_));
   if (kernels_.tracks_index) std::memmove(index_.data(), index_.data() + from * 4, static_cast<size_t>(keep * 4));
-  reset_slots(keep, touched_end_ - window_first_);
-  window_first_ = final_;
+  reset_slots(keep, touched - window_first_);
+  window_first_ = final;
 }
 
+// Inside a tiled slice the tiles so far are done (a tile covers every reduced row of its columns);
+// else whole units are.
+int64_t Execution::final_states() const {
+  return between_tiles_ ? position_ / plan_.reduce : states_final_after(position_);
+}
+
+// The end of the states holding partial results: none past the final ones between tiles.
+int64_t Execution::touched_end() const { return between_tiles_ ? final_states() : states_touched_after(position_); }
+
 // States final once `position` elements were fed in row-major order: those of whole units.
-int64_t Execution::states_after_rows(int64_t position) const { return position / unit_inputs_ * unit_states_; }
+int64_t Execution::states_final_after(int64_t position) const { return position / unit_inputs_ * unit_states_; }
 
 // The end of the states touched once `position` elements were fed in row-major order. Within a
 // unit, its first pass (row 0 of a slice; the first reduced prefix index) visits the unit's
 // states in increasing order, each with at least one element: after e elements of a unit, its
 // first min(U, e) states at most were touched.
-int64_t Execution::touched_end(int64_t position) const {
+int64_t Execution::states_touched_after(int64_t position) const {
   if (position == 0) return 0;
   const int64_t unit = (position - 1) / unit_inputs_;
   const int64_t into = position - unit * unit_inputs_;
@@ -143,7 +161,8 @@ int64_t Execution::touched_end(int64_t position) const {
 bool Execution::feed_accepts(int64_t count) const {
   if (count < 0 || count > plan_.input_count - position_ || between_tiles_) return false;
   if (!windowed_ || count == 0) return true;
-  return touched_end(position_ + count) - final_ <= capacity_;  // after the slide the window starts at final_
+  // After the slide the window starts at the final states.
+  return states_touched_after(position_ + count) - final_states() <= capacity_;
 }
 
 // Output offset of the step block with this index: an odometer over the prefix axes.
@@ -196,8 +215,6 @@ void Execution::feed(const void* data, int64_t count) {
     position_ += take;
     count -= take;
   }
-  final_ = states_after_rows(position_);
-  touched_end_ = touched_end(position_);
 }
 
 bool Execution::tile_is_next(int64_t outer_index, int64_t first_column, int64_t width) const {
@@ -208,7 +225,7 @@ bool Execution::tile_is_next(int64_t outer_index, int64_t first_column, int64_t 
   // A tile starting a slice follows any whole slices; one inside a slice, only the tile before it.
   const int64_t first = outer_index * p.inner + first_column;
   return position_ == first * p.reduce && (first_column == 0 || between_tiles_) &&
-         (!windowed_ || first + width - final_ <= capacity_);
+         (!windowed_ || first + width - final_states() <= capacity_);
 }
 
 void Execution::feed_tile(const void* data, int64_t outer_index, int64_t first_column, int64_t width) {
@@ -218,7 +235,6 @@ void Execution::feed_tile(const void* data, int64_t outer_index, int64_t first_c
                    reinterpret_cast<int32_t*>(index_.data()) + state);
   position_ += plan_.reduce * width;
   between_tiles_ = first_column + width < plan_.inner;
-  final_ = touched_end_ = position_ / plan_.reduce;  // the tile's columns are done
 }
 
 bool Execution::can_write(int64_t begin, int64_t count) const {
@@ -236,7 +252,7 @@ bool Execution::can_write(int64_t begin, int64_t count) const {
       first = begin / span * inner, end = (last / span + 1) * inner;
     }
   }
-  return first >= window_first_ && end <= final_;
+  return first >= window_first_ && end <= final_states();
 }
 
 void Execution::write_output(void* destination, int64_t begin, int64_t count) const {

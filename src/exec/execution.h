@@ -69,7 +69,7 @@ class Execution {
   // States held at once: every one, or a window's worth.
   int64_t held_states() const { return capacity_; }
   // States [0, final_states()) are final: one per output, or per (outer, inner) for Hardmax.
-  int64_t final_states() const { return final_; }
+  int64_t final_states() const;
   // The state held in slot 0 of the window (0 unless windowed).
   int64_t window_first() const { return window_first_; }
   // Arg kinds and Hardmax: the int32 winning index of state window_first() + k at winners()[k],
@@ -78,8 +78,10 @@ class Execution {
 
  private:
   int64_t output_base(int64_t block) const;
-  int64_t states_after_rows(int64_t position) const;
-  int64_t touched_end(int64_t position) const;
+  void plan_window(int64_t states, int64_t staging_bytes, int64_t window_above_bytes);
+  int64_t touched_end() const;
+  int64_t states_final_after(int64_t position) const;
+  int64_t states_touched_after(int64_t position) const;
   void slide_window();
   void reset_slots(int64_t first, int64_t end);
   void write_hardmax(char* destination, int64_t begin, int64_t count) const;
@@ -96,8 +98,6 @@ class Execution {
   bool windowed_ = false;
   int64_t capacity_ = 0;      // states held
   int64_t window_first_ = 0;  // the state in slot 0
-  int64_t final_ = 0;         // states [0, final_) are final
-  int64_t touched_end_ = 0;   // states [final_, touched_end_) hold partial results
   Buffer best_;   // per-output running value (the ReduceMax result itself)
   Buffer index_;  // per-output running index (arg kinds), int32
 };

@@ -69,7 +69,7 @@ test('windowed state: ReduceMax over a middle axis (tiles) and over axes [1, 3] 
     // The multi-axis reference is slow on the millions of outputs 1- and 2-byte types need: the
     // prefix layout is checked on the wider types (its code is the same for every dtype).
     if (TYPES[type].array.BYTES_PER_ELEMENT < 4) continue;
-    const third = Math.ceil(n / 3); // a window holds two units (indices of the leading axis): three are needed
+    const third = Math.ceil(n / 3); // three indices of the leading axis, of which a window holds one and a chunk's reach
     const dims = [3, 2, third, 2];
     checkWindowed(M, 'ReduceMax', [{ type, data: fill(type, 12 * third, rng), dims }, axesInput(1, 3)], { keepdims: 0 }, 20, `ReduceMax ${type} axes [1, 3]`);
   }

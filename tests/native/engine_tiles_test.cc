@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "harness.h"
+#include "staging_model.h"
 #include "step_plan.h"
 
 using ox::DType;
@@ -93,12 +94,9 @@ std::vector<uint64_t> run_tiled(const ox::Plan& plan, const ref::Tensor& x, int6
     }
     for (int64_t c = 0; c < inner; c += width) {
       const int64_t w = std::min(width, inner - c);
-      std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(reduce * w * size)]);
-      for (int64_t r = 0; r < reduce; ++r)
-        std::memcpy(tile.get() + r * w * size, slice + (r * inner + c) * size, static_cast<size_t>(w * size));
       REQUIRE(run.tile_is_next(o, c, w));
       if (c > 0) REQUIRE_FALSE(run.tile_is_next(o, 0, w));
-      run.feed_tile(tile.get(), o, c, w);
+      run.feed_tile(stage::pack_tile(bytes.data(), plan, size, o, c, w).get(), o, c, w);
       REQUIRE(run.between_tiles() == (c + w < inner));
     }
   }

@@ -28,7 +28,6 @@ extern "C" const char* __asan_default_options() { return "allocator_may_return_n
 #endif
 
 using tr::Call;
-using tr::as_doubles;
 using tr::check_call;
 using tr::random_call;
 using tr::random_values;
@@ -56,21 +55,12 @@ TEST_CASE("execution: random calls against the reference, input and output in ra
 TEST_CASE("execution: ReduceMax over random axis subsets of rank 4-7 tensors (long prefixes)") {
   tv::Rng rng(4242);
   for (int i = 0; i < 400; ++i) {
-    // Mostly alternating reduced and kept axes, so merged plans keep several axes in their prefix.
-    std::vector<int64_t> dims, axes;
-    bool reduced = rng.chance(50);
-    for (int64_t d = 0, rank = rng.between(4, 7); d < rank; ++d) {
-      dims.push_back(rng.chance(10) ? 1 : rng.between(2, 3));
-      if (reduced) axes.push_back(rng.chance(30) ? d - rank : d);
-      if (rng.chance(80)) reduced = !reduced;
-    }
-    if (axes.empty()) axes.push_back(0);
-    for (size_t k = axes.size(); k > 1; --k) std::swap(axes[k - 1], axes[rng.below(k)]);
+    const auto [dims, axes] = tr::random_axis_subset(rng, 3);
     const DType t = rng.pick(spec::newest("ReduceMax").types);
     ref::Tensor x = th::make_tensor(t, dims, {});
     x.bits = random_values(t, ref::element_count(dims), rng);
     const bool keepdims = rng.chance(50);
-    const tb::Node node = th::with_data(tb::Node("ReduceMax").in(tb::axes_input(as_doubles(axes))).attr("keepdims", keepdims ? 1 : 0), x);
+    const tb::Node node = tr::reduce_node(x, axes, keepdims);
     const th::Chunks feed = th::Chunks::random(rng.next());  // one statement each: argument order is unspecified
     const th::Chunks read = th::Chunks::random(rng.next());
     const th::Result r = th::run(node, x, feed, read);

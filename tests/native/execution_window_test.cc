@@ -16,6 +16,7 @@
 
 using ox::DType;
 using ox::PlanKind;
+using tr::reduce_node;
 
 namespace {
 
@@ -41,15 +42,11 @@ void check_windowed(const std::string& text, const ref::Expected& expected, cons
   CHECK(r.guards_intact);
 }
 
-// ArgMax/ArgMin/Hardmax/ReduceMax of x along `axis` (ReduceMax: over `axes`), newest version.
+// ArgMax/ArgMin/Hardmax of x along `axis`, newest version.
 tb::Node arg_node(const std::string& op, const ref::Tensor& x, int64_t axis, bool last) {
   tb::Node n = th::with_data(tb::Node(op).attr("axis", static_cast<double>(axis)), x);
   if (last) n.attr("select_last_index", 1.0);
   return n;
-}
-
-tb::Node reduce_node(const ref::Tensor& x, const std::vector<int64_t>& axes, bool keepdims) {
-  return th::with_data(tb::Node("ReduceMax").in(tb::axes_input(tr::as_doubles(axes))).attr("keepdims", keepdims ? 1 : 0), x);
 }
 
 ox::Plan plan_of(const tb::Node& node) {
@@ -95,15 +92,7 @@ TEST_CASE("windowed execution: ReduceMax over random axis subsets of rank 4-7 te
   tv::Rng rng(9061);
   int windowed = 0, kept_leading = 0, reduced_leading = 0;
   for (int i = 0; i < 500; ++i) {
-    std::vector<int64_t> dims, axes;
-    bool reduced = rng.chance(50);
-    for (int64_t d = 0, rank = rng.between(4, 7); d < rank; ++d) {
-      dims.push_back(rng.chance(10) ? 1 : rng.between(2, 4));
-      if (reduced) axes.push_back(rng.chance(30) ? d - rank : d);
-      if (rng.chance(80)) reduced = !reduced;
-    }
-    if (axes.empty()) axes.push_back(0);
-    for (size_t k = axes.size(); k > 1; --k) std::swap(axes[k - 1], axes[rng.below(k)]);
+    const auto [dims, axes] = tr::random_axis_subset(rng, 4);
     const DType t = rng.pick(spec::newest("ReduceMax").types);
     ref::Tensor x = th::make_tensor(t, dims, {});
     x.bits = tr::random_values(t, ref::element_count(dims), rng);

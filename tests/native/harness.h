@@ -20,6 +20,7 @@
 #include "node_builder.h"
 #include "ops/resolve.h"
 #include "reference.h"
+#include "staging_model.h"
 #include "values.h"
 
 namespace th {
@@ -120,37 +121,6 @@ inline WindowFacts window_facts(const ox::Plan& p, const Window& w) {
   return f;
 }
 
-// The output runs [begin, begin + count) behind states [s0, s1), in order of states: the same
-// elements for arg kinds and ReduceMax; for Hardmax whole rows (inner == 1), whole outer slices,
-// or within one slice the run of those columns in each of its reduce rows.
-inline std::vector<std::pair<int64_t, int64_t>> output_runs(const ox::Plan& p, int64_t s0, int64_t s1) {
-  std::vector<std::pair<int64_t, int64_t>> runs;
-  if (s1 <= s0) return runs;
-  if (p.kind != ox::PlanKind::Hardmax) return {{s0, s1 - s0}};
-  const int64_t inner = p.inner, span = p.reduce * inner;
-  if (inner == 1) return {{s0 * p.reduce, (s1 - s0) * p.reduce}};
-  for (int64_t s = s0; s < s1;) {
-    const int64_t o = s / inner, slice_end = (o + 1) * inner;
-    if (s == o * inner && s1 >= slice_end) {  // whole slices: one contiguous run
-      const int64_t last = s1 / inner;
-      runs.push_back({o * span, (last - o) * span});
-      s = last * inner;
-      continue;
-    }
-    const int64_t end = std::min(s1, slice_end);
-    for (int64_t r = 0; r < p.reduce; ++r) runs.push_back({o * span + r * inner + (s - o * inner), end - s});
-    s = end;
-  }
-  return runs;
-}
-
-// The first output element behind state s (see output_runs).
-inline int64_t first_output_of_state(const ox::Plan& p, int64_t s) {
-  if (p.kind != ox::PlanKind::Hardmax) return s;
-  if (p.inner == 1) return s * p.reduce;
-  return s / p.inner * p.reduce * p.inner + s % p.inner;
-}
-
 // Reads output elements [begin, begin + n) into a guarded block of their own, into `out` at begin.
 inline void read_output(const ox::Execution& execution, int64_t begin, int64_t n, Result* result) {
   const ox::DType t = result->plan.output_dtype;
@@ -205,7 +175,7 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
                 "final_states() " + std::to_string(final_states) + " after " + std::to_string(drained)))
       return;
     if (final_states > drained) result->drains += 1;
-    for (const std::pair<int64_t, int64_t>& run : output_runs(plan, drained, final_states)) {
+    for (const std::pair<int64_t, int64_t>& run : stage::output_runs(plan, drained, final_states)) {
       for (int64_t k = 0; k < run.second;) {
         int64_t n = reader.next(run.second - k);
         if (n == 0 && read.mode != Chunks::Random) n = 1;
@@ -221,7 +191,7 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
     }
     drained = final_states;
     if (drained < f.states) {
-      const int64_t next = first_output_of_state(plan, drained);
+      const int64_t next = stage::first_output_of_state(plan, drained);
       expect(!execution.can_write(next, 1), "can_write accepts output " + std::to_string(next) + " of a state not final");
     }
   };
@@ -238,11 +208,7 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
           else expect(!execution.feed_accepts(f.held + 1), "a row-major feed reaching past the window accepted");
           if (c + width < plan.inner) expect(!execution.tile_is_next(o, c, width + 1), "a tile wider than the window accepted");
         }
-        std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(plan.reduce * width * in_size)]);  // exact
-        for (int64_t r = 0; r < plan.reduce; ++r)
-          std::memcpy(tile.get() + r * width * in_size, bytes.data() + ((o * plan.reduce + r) * plan.inner + c) * in_size,
-                      static_cast<size_t>(width * in_size));
-        execution.feed_tile(tile.get(), o, c, width);
+        execution.feed_tile(stage::pack_tile(bytes.data(), plan, in_size, o, c, width).get(), o, c, width);
         after_feed(plan.reduce * width);
       }
   } else {  // js/engine.js feedInput: chunks of at most a staging buffer
@@ -260,9 +226,7 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
         if (too_many <= rest)
           expect(!execution.feed_accepts(too_many), "feed_accepts(" + std::to_string(too_many) + ") beyond the window");
       }
-      std::unique_ptr<uint8_t[]> staging(new uint8_t[static_cast<size_t>(n * in_size)]);  // exact: ASan sees over-reads
-      if (n > 0) std::memcpy(staging.get(), bytes.data() + fed * in_size, static_cast<size_t>(n * in_size));
-      execution.feed(staging.get(), n);
+      stage::feed_piece(execution, bytes.data(), in_size, fed, n);
       fed += n;
       after_feed(n);
     } while (fed < total && broken.empty());
@@ -308,8 +272,7 @@ inline Result run(const tb::Node& node, const ref::Tensor& x, Chunks feed = Chun
   }
   ox::Execution own;
   ox::Execution& execution = reuse ? *reuse : own;
-  result.status = window.staging_bytes > 0 ? execution.start(plan, window.staging_bytes, window.window_above_bytes)
-                                           : execution.start(plan);
+  result.status = execution.start(plan, window.staging_bytes, window.window_above_bytes);
   if (!result.status.is_ok()) return result;
   if (window.staging_bytes > 0) {
     run_windowed(execution, x, feed, read, window, &result);
@@ -322,9 +285,7 @@ inline Result run(const tb::Node& node, const ref::Tensor& x, Chunks feed = Chun
   int64_t fed = 0;
   do {  // an empty input still sees one feed of 0 elements
     const int64_t n = feeder.next(total - fed);
-    std::unique_ptr<uint8_t[]> staging(new uint8_t[static_cast<size_t>(n * in_size)]);  // exact: ASan sees over-reads
-    if (n > 0) std::memcpy(staging.get(), bytes.data() + fed * in_size, static_cast<size_t>(n * in_size));
-    execution.feed(staging.get(), n);
+    stage::feed_piece(execution, bytes.data(), in_size, fed, n);
     fed += n;
   } while (fed < total);
 

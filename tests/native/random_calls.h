@@ -72,6 +72,30 @@ inline std::vector<int64_t> random_axes(int64_t rank, tv::Rng& rng) {
 
 inline std::vector<double> as_doubles(const std::vector<int64_t>& v) { return std::vector<double>(v.begin(), v.end()); }
 
+// ReduceMax of x over `axes`, newest version, axes as the input.
+inline tb::Node reduce_node(const ref::Tensor& x, const std::vector<int64_t>& axes, bool keepdims) {
+  return th::with_data(tb::Node("ReduceMax").in(tb::axes_input(as_doubles(axes))).attr("keepdims", keepdims ? 1 : 0), x);
+}
+
+// A rank 4-7 tensor's dims (extents 2..max_extent, now and then 1) and a subset of its axes that
+// mostly alternates reduced and kept, so merged plans keep several axes in their prefix; axes in
+// random order, some written negative.
+struct AxisSubset {
+  std::vector<int64_t> dims, axes;
+};
+inline AxisSubset random_axis_subset(tv::Rng& rng, int64_t max_extent) {
+  AxisSubset a;
+  bool reduced = rng.chance(50);
+  for (int64_t d = 0, rank = rng.between(4, 7); d < rank; ++d) {
+    a.dims.push_back(rng.chance(10) ? 1 : rng.between(2, max_extent));
+    if (reduced) a.axes.push_back(rng.chance(30) ? d - rank : d);
+    if (rng.chance(80)) reduced = !reduced;
+  }
+  if (a.axes.empty()) a.axes.push_back(0);
+  for (size_t k = a.axes.size(); k > 1; --k) std::swap(a.axes[k - 1], a.axes[rng.below(k)]);
+  return a;
+}
+
 inline std::string list_text(const std::vector<int64_t>& v) { return th::dims_text(v); }
 
 inline Call random_call(tv::Rng& rng) {
