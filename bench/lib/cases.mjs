@@ -6,6 +6,9 @@ const BASE = [
   { name: 'argmax_vocab_8x128k', op: 'ArgMax', dims: [8, 128256], attrs: { axis: -1 } },
   { name: 'argmax_cls', op: 'ArgMax', dims: [64, 1000], attrs: { axis: 1 } },
   { name: 'argmax_seg', op: 'ArgMax', dims: [1, 21, 512, 512], attrs: { axis: 1, keepdims: 0 } },
+  // The same maps in NHWC layout (channels last, as exported from TensorFlow): many short rows.
+  { name: 'argmax_seg_nhwc', op: 'ArgMax', dims: [1, 512, 512, 21], attrs: { axis: -1, keepdims: 0 } },
+  { name: 'argmax_mask_nhwc', op: 'ArgMax', dims: [1, 512, 512, 2], attrs: { axis: -1, keepdims: 0 } },
   { name: 'argmin_rows', op: 'ArgMin', dims: [4096, 1024], attrs: { axis: -1 } },
   { name: 'reducemax_rows', op: 'ReduceMax', dims: [4096, 1024], axes: [-1] },
   { name: 'reducemax_spatial', op: 'ReduceMax', dims: [8, 256, 56, 56], axes: [2, 3] },

@@ -5,6 +5,7 @@
 #include "kernels/arg_rows_simd.h"
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
+#include "kernels/short_rows.h"
 #include "kernels/traits.h"
 
 namespace ox {
@@ -20,9 +21,11 @@ struct ArgKernels {
   using Raw = typename Rule::Raw;
   using Rows = RowScan<L, Rule, true>;
   using Columns = ColumnScan<L, Rule, true>;
+  using Short = ShortRows<Columns>;
   static void rows(const void* x, int64_t n, int64_t length, int64_t first, void* best, int32_t* index) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* b = static_cast<Raw*>(best);
+    if (Short::applies(n, length)) return Short::run(in, n, length, first, b, index);
     if (length < min_simd_row<L>()) return arg_rows_portable<Rule>(in, n, length, first, b, index);
     if (length <= Rows::kBlock) return Rows::short_runs(in, n, length, first, b, index);
     for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, first, b + k, index + k);
@@ -49,9 +52,11 @@ struct MaxKernels {
   using Rule = ArgRule<Tr, Direction::Max, false>;
   using Rows = RowScan<L, Rule, false>;
   using Columns = ColumnScan<L, Rule, false>;
+  using Short = ShortRows<Columns>;
   static void rows(const void* x, int64_t n, int64_t length, int64_t, void* acc, int32_t*) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* a = static_cast<Raw*>(acc);
+    if (Short::applies(n, length)) return Short::run(in, n, length, 0, a, nullptr);
     if (length < min_simd_row<L>()) return max_rows_portable<Tr>(in, n, length, a);
     for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, 0, a + k, nullptr);
   }

@@ -2,6 +2,7 @@
 // suite runs the very kernel logic), wasm simd128 under em++ -msimd128. Only any_true uses an
 // intrinsic, where a portable spelling would cost two lane extracts in wasm.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -147,6 +148,42 @@ inline void index_masks(I32 m, I32 out[1]) { out[0] = m; }
 inline I32 index_masks(I64 m0, I64 m1) {  // the low halves of two 64-bit masks
   const I32 a = bits<I32>(m0), b = bits<I32>(m1);
   return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+}
+
+// Lanes p[0], p[stride], p[2 * stride], ...: one lane load each (v128.load32_lane ...).
+template <class T, size_t... I>
+inline Vec<T> gather_lanes(const T* p, ptrdiff_t stride, std::index_sequence<I...>) {
+  return Vec<T>{p[static_cast<ptrdiff_t>(I) * stride]...};
+}
+template <class T>
+inline Vec<T> gather(const T* p, ptrdiff_t stride) {
+  return gather_lanes(p, stride, std::make_index_sequence<kBytes / sizeof(T)>());
+}
+
+// a0 b0 a1 b1 ... from the low halves of a and b (High: from the high halves); one punpck.
+template <bool High, class T, size_t... I>
+inline Vec<T> interleave(Vec<T> a, Vec<T> b, std::index_sequence<I...>) {
+  constexpr size_t N = sizeof...(I);
+  return __builtin_shufflevector(a, b, static_cast<int>((I % 2 ? N : 0) + I / 2 + (High ? N / 2 : 0))...);
+}
+// Transposes the square of N = lanes vectors in place (v[i][j] becomes v[j][i]): interleaving
+// v[i] with v[i + N/2] log2(N) times is the transpose (each round rotates the bits of the lane's
+// (row, column) number by one), N log2(N) shuffles in all.
+template <class T, int Round = 1>
+inline void transpose(Vec<T>* v) {
+  constexpr int N = kBytes / sizeof(T);
+  if constexpr (Round < N) {  // rounds unrolled at compile time: the vectors stay in registers
+    constexpr auto lanes = std::make_index_sequence<N>();
+    Vec<T> t[N];
+#pragma GCC unroll 16
+    for (int i = 0; i < N / 2; ++i) {
+      t[2 * i] = interleave<false, T>(v[i], v[i + N / 2], lanes);
+      t[2 * i + 1] = interleave<true, T>(v[i], v[i + N / 2], lanes);
+    }
+#pragma GCC unroll 16
+    for (int i = 0; i < N; ++i) v[i] = t[i];
+    transpose<T, Round * 2>(v);
+  }
 }
 
 }  // namespace simd

@@ -1,0 +1,79 @@
+// Many short rows (class scores in NHWC layout: [1,512,512,21] over the last axis; a binary head
+// [N,2]) run as columns. A row of a few elements gives the row kernels nothing to vectorize and
+// costs each row a block's fixed work (a summary, a rescan); the column kernels instead put one
+// row in each lane. A block of rows is transposed into an L1 scratch (element j of row r at
+// scratch[j * block + r]) and ColumnScan reduces it: virtual row j is element j, virtual column r
+// is row r, so the column state best[r], index[r] is the row state as is, and every rule of the
+// column kernels (NaN, ties, -0 == +0, the carried state) holds unchanged.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/simd.h"
+
+namespace ox {
+
+// Rows up to this length take the column path; longer rows vectorize along the row well enough.
+constexpr int64_t kShortRowMax = 64;
+
+template <class Columns>
+struct ShortRows {
+  using Raw = typename Columns::Raw;
+  static constexpr int64_t kTile = Columns::kTile;
+  // The scratch and the block's input both stay in L1 (32 KiB).
+  static constexpr int64_t kScratchElements = 8192 / sizeof(Raw);
+  static constexpr int64_t kBlockRows = 1024 / sizeof(Raw);
+  static_assert(kTile % (simd::kBytes / sizeof(Raw)) == 0, "blocks are whole squares of lanes");
+  static_assert(kScratchElements / kShortRowMax >= kTile, "a block of the longest short rows fills a tile");
+
+  // Whether `rows` runs of `length` elements take this path: enough rows to fill a tile.
+  static bool applies(int64_t rows, int64_t length) { return length <= kShortRowMax && rows >= kTile; }
+
+  // Element j of each of `rows` rows (a multiple of the lane count N) to out[j * rows, +rows).
+  // Rows of N or more elements go N rows by N elements at a time: N loads, an in-register
+  // transpose, N stores (a last square of a row overlaps the one before: the same values stored
+  // twice). Shorter rows gather each vector lane by lane.
+  static constexpr int kN = simd::kBytes / sizeof(Raw);
+  static void transpose(const Raw* x, int64_t rows, int64_t length, Raw* out) {
+    using V = simd::Vec<Raw>;
+    const ptrdiff_t n = static_cast<ptrdiff_t>(rows), len = static_cast<ptrdiff_t>(length);
+    if (len < kN) {
+      for (ptrdiff_t j = 0; j < len; ++j)
+        for (ptrdiff_t r = 0; r < n; r += kN) simd::store(out + j * n + r, simd::gather(x + r * len + j, len));
+      return;
+    }
+    for (ptrdiff_t r = 0; r < n; r += kN) {
+      const Raw* rows_r = x + r * len;
+      for (ptrdiff_t j = 0;; j += kN) {
+        const bool last = j + kN >= len;
+        if (last) j = len - kN;
+        V v[kN];
+        for (int i = 0; i < kN; ++i) v[i] = simd::load(rows_r + i * len + j);
+        simd::transpose<Raw>(v);
+        for (int q = 0; q < kN; ++q) simd::store(out + (j + q) * n + r, v[q]);
+        if (last) break;
+      }
+    }
+  }
+
+  // `rows` >= kTile runs of `length` <= kShortRowMax elements; run k continues best[k] (index[k]),
+  // its first element has index `first`.
+  static void run(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
+    alignas(16) Raw scratch[kScratchElements];
+    // At most 1 KiB per element's run (kBlockRows): runs 4 KiB apart alias the block's loads.
+    int64_t block = (kScratchElements / length < kBlockRows ? kScratchElements / length : kBlockRows) / kTile * kTile;
+    if (block < kTile) block = kTile;
+    // Blocks are whole tiles (the transpose goes a square of lanes at a time); the rows left
+    // after the last whole tile take one tile reaching back over rows already done: walking a
+    // row again from the state it produced leaves that state unchanged, under either tie rule.
+    for (int64_t r = 0; r < rows;) {
+      int64_t r0 = r, n = (rows - r < block ? rows - r : block) / kTile * kTile;
+      if (n == 0) r0 = rows - kTile, n = kTile;
+      transpose(x + r0 * length, n, length, scratch);
+      Columns::run(scratch, length, n, n, first, best + r0, index ? index + r0 : nullptr);
+      r = r0 + n;
+    }
+  }
+};
+
+}  // namespace ox

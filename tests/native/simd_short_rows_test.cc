@@ -1,0 +1,125 @@
+// The short-row path of the row kernels (kernels/short_rows.h: many rows of at most
+// kShortRowMax elements, transposed block by block and reduced as columns) against the trivial
+// loop, for every dtype, ArgMax/ArgMin with both select_last values and ReduceMax: every length
+// up to past the limit, row counts around the tile and the block (the last block reaches back
+// over rows already done), misaligned starts, NaN anywhere (rows of NaN too), signed zeros,
+// ties, and state carried from one call to the next with the second call's indices offset.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "kernels/arg_columns_simd.h"
+#include "kernels/short_rows.h"
+#include "simd_support.h"
+
+using namespace simdtest;
+using ox::PlanKind;
+
+namespace {
+
+template <DType D>
+struct ShortSizes {
+  using L = typename ox::LanesFor<D>::type;
+  using Rule = ox::ArgRule<ox::Traits<D>, ox::Direction::Max, false>;
+  using Short = ox::ShortRows<ox::ColumnScan<L, Rule, true>>;
+  static constexpr int64_t lanes = L::kLanes;
+  static constexpr int64_t tile = Short::kTile;
+
+  static std::vector<int64_t> lengths() {
+    std::vector<int64_t> n;
+    for (int64_t i = 1; i <= 2 * lanes + 1; ++i) n.push_back(i);
+    for (int64_t m : {int64_t{21}, int64_t{31}, int64_t{33}, ox::kShortRowMax - 1, ox::kShortRowMax, ox::kShortRowMax + 1})
+      if (m > 2 * lanes + 1) n.push_back(m);
+    return n;
+  }
+  // A tile, one more, several tiles and a remainder, and counts past one and three blocks of
+  // `length` (the block depends on the length) by less than a tile.
+  static std::vector<int64_t> row_counts(int64_t length) {
+    const int64_t by_scratch = Short::kScratchElements / length, block_rows = by_scratch < Short::kBlockRows ? by_scratch : Short::kBlockRows;
+    const int64_t block = std::max<int64_t>(tile, block_rows / tile * tile);
+    return {tile, tile + 1, 3 * tile + 1, block + 1, 3 * block + tile - 1};
+  }
+};
+
+template <DType D>
+void fill_rows(RawOf<D>* x, int64_t rows, int64_t n, std::mt19937_64& rng, Mix mix) {
+  for (int64_t i = 0; i < rows * n; ++i) x[i] = random_value<D>(rng, mix);
+  if constexpr (has_nan<D>()) {
+    const auto payloads = nans<D>();
+    const int64_t hits = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));  // some rows get one or two
+    for (int64_t h = 0; h < hits; ++h) x[rng() % static_cast<uint64_t>(rows * n)] = payloads[rng() % payloads.size()];
+    const int64_t all = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));  // a row of NaN
+    for (int64_t j = 0; j < n; ++j) x[all * n + j] = payloads[rng() % payloads.size()];
+  }
+  if (rng() % 3 == 0 && (std::is_floating_point<RawOf<D>>::value || D == DType::Float16 || D == DType::BFloat16)) {
+    // Signed zeros among negatives in some rows: which zero wins decides the bits.
+    for (int64_t r = 0; r < rows; r += 3)
+      for (int64_t j = 0; j < n; ++j) {
+        const uint64_t u = rng() % 4;
+        x[r * n + j] = u == 0 ? from_double<D>(-0.0) : u == 1 ? from_double<D>(0.0) : from_double<D>(-1.0 - double(u));
+      }
+  }
+}
+
+// `rows` rows of n at x, whole in one call and split at column `cut` into two calls (the second
+// continuing the state, its first element numbered cut), against the trivial loop per row.
+template <DType D>
+void check_short_rows(const RawOf<D>* x, int64_t rows, int64_t n, int64_t cut, const std::string& what) {
+  using R = RawOf<D>;
+  INFO(name(D) << " " << rows << " rows of " << n << ", cut at " << cut << ", " << what);
+  std::vector<R> head(static_cast<size_t>(rows * cut)), tail(static_cast<size_t>(rows * (n - cut)));
+  for (int64_t r = 0; r < rows; ++r) {
+    std::copy(x + r * n, x + r * n + cut, head.begin() + r * cut);
+    std::copy(x + r * n + cut, x + (r + 1) * n, tail.begin() + r * (n - cut));
+  }
+  const auto run = [&](const ox::KernelSet& k, std::vector<R>& best, std::vector<int32_t>& index, bool split) {
+    best.assign(static_cast<size_t>(rows), R{});
+    index.assign(static_cast<size_t>(rows), 0);
+    int32_t* at = k.tracks_index ? index.data() : nullptr;
+    k.fill_start(best.data(), rows);
+    if (!split) return k.rows(x, rows, n, 0, best.data(), at);
+    if (cut > 0) k.rows(head.data(), rows, cut, 0, best.data(), at);
+    k.rows(tail.data(), rows, n - cut, cut, best.data(), at);
+  };
+  std::vector<R> best;
+  std::vector<int32_t> index;
+  for (int split = 0; split < 2; ++split) {
+    for (int kind = 0; kind < 2; ++kind)
+      for (int last = 0; last < 2; ++last) {
+        run(kernels(kind ? PlanKind::ArgMin : PlanKind::ArgMax, D, last), best, index, split);
+        for (int64_t r = 0; r < rows; ++r) {
+          const int64_t want = trivial_arg<D>(x + r * n, n, kind == 0, last);
+          INFO("row " << r << (kind ? " ArgMin" : " ArgMax") << " select_last " << last << " split " << split);
+          CHECK(index[static_cast<size_t>(r)] == want);
+          CHECK(same_number<D>(best[static_cast<size_t>(r)], x[r * n + want]));  // the zero's sign: see ReduceMax
+        }
+      }
+    if constexpr (D != DType::Int16 && D != DType::Uint16) {  // ReduceMax has no int16/uint16
+      run(kernels(PlanKind::ReduceMax, D, false), best, index, split);
+      for (int64_t r = 0; r < rows; ++r) {
+        INFO("row " << r << " ReduceMax split " << split);
+        CHECK(same_bits(best[static_cast<size_t>(r)], trivial_max<D>(x + r * n, n)));
+      }
+    }
+  }
+}
+
+template <DType D>
+void short_row_checks() {
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 4099);
+  for (int64_t n : ShortSizes<D>::lengths())
+    for (int64_t rows : ShortSizes<D>::row_counts(n))
+      for (Mix mix : {Mix::Ties, Mix::Specials, Mix::Wide}) {
+        const int offset = static_cast<int>(rng() % 4);
+        Shifted<RawOf<D>> buf(rows * n, offset);
+        fill_rows<D>(buf.data, rows, n, rng, mix);
+        const int64_t cut = static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
+        check_short_rows<D>(buf.data, rows, n, cut, "offset " + std::to_string(offset) + " mix " + std::to_string(int(mix)));
+      }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("Short rows run as columns and match the trivial loop", "[simd][rows][short]", OX_SIMD_TEST_DTYPES) {
+  short_row_checks<TestType::dtype>();
+}
