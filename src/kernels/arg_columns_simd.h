@@ -23,6 +23,7 @@ struct ColumnScan {
   using Key = typename L::Key;
   static constexpr Direction D = Rule::kDirection;
   static constexpr bool Last = Rule::kLast;
+  static constexpr bool kTracksIndex = Index;
   static constexpr int kLanes = L::kLanes;
   // A tile is whole value vectors covering whole int32x4 index vectors (4 lanes, or 8, 16).
   static constexpr int kTile = kLanes < 4 ? 4 : kLanes;

@@ -13,30 +13,40 @@
 
 namespace ox {
 
-// Rows up to this length take the column path; longer rows vectorize along the row well enough.
-constexpr int64_t kShortRowMax = 64;
-
 template <class Columns>
 struct ShortRows {
   using Raw = typename Columns::Raw;
   static constexpr int64_t kTile = Columns::kTile;
   // The scratch and the block's input both stay in L1 (32 KiB).
   static constexpr int64_t kScratchElements = 8192 / sizeof(Raw);
+  // Rows up to 12 vectors long take the column path (6 for ReduceMax, whose row kernel has no
+  // index to find); longer rows vectorize along the row well enough. Measured crossovers, in
+  // elements: ArgMax near 48 float32, 32 float64, past 64 float16 and uint8; ReduceMax float32
+  // between 21 and 40.
+  static constexpr int64_t kMaxLength = (Columns::kTracksIndex ? 12 : 6) * simd::kBytes / sizeof(Raw);
   static constexpr int64_t kBlockRows = 1024 / sizeof(Raw);
   static_assert(kTile % (simd::kBytes / sizeof(Raw)) == 0, "blocks are whole squares of lanes");
-  static_assert(kScratchElements / kShortRowMax >= kTile, "a block of the longest short rows fills a tile");
+  static_assert(kScratchElements / kMaxLength >= kTile, "a block of the longest short rows fills a tile");
 
   // Whether `rows` runs of `length` elements take this path: enough rows to fill a tile.
-  static bool applies(int64_t rows, int64_t length) { return length <= kShortRowMax && rows >= kTile; }
+  static bool applies(int64_t rows, int64_t length) { return length <= kMaxLength && rows >= kTile; }
 
   // Element j of each of `rows` rows (a multiple of the lane count N) to out[j * rows, +rows).
   // Rows of N or more elements go N rows by N elements at a time: N loads, an in-register
   // transpose, N stores (a last square of a row overlaps the one before: the same values stored
-  // twice). Shorter rows gather each vector lane by lane.
+  // twice). Pairs are split by two shuffles; other shorter rows gather each vector lane by lane.
   static constexpr int kN = simd::kBytes / sizeof(Raw);
   static void transpose(const Raw* x, int64_t rows, int64_t length, Raw* out) {
     using V = simd::Vec<Raw>;
     const ptrdiff_t n = static_cast<ptrdiff_t>(rows), len = static_cast<ptrdiff_t>(length);
+    if (len == 2) {  // pairs (a binary mask's scores): two loads hold N rows, two shuffles split them
+      for (ptrdiff_t r = 0; r < n; r += kN) {
+        const V a = simd::load(x + 2 * r), b = simd::load(x + 2 * r + kN);
+        simd::store(out + r, simd::deinterleave<false, Raw>(a, b));
+        simd::store(out + n + r, simd::deinterleave<true, Raw>(a, b));
+      }
+      return;
+    }
     if (len < kN) {
       for (ptrdiff_t j = 0; j < len; ++j)
         for (ptrdiff_t r = 0; r < n; r += kN) simd::store(out + j * n + r, simd::gather(x + r * len + j, len));
@@ -56,7 +66,7 @@ struct ShortRows {
     }
   }
 
-  // `rows` >= kTile runs of `length` <= kShortRowMax elements; run k continues best[k] (index[k]),
+  // `rows` >= kTile runs of `length` <= kMaxLength elements; run k continues best[k] (index[k]),
   // its first element has index `first`.
   static void run(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
     alignas(16) Raw scratch[kScratchElements];

@@ -160,6 +160,16 @@ inline Vec<T> gather(const T* p, ptrdiff_t stride) {
   return gather_lanes(p, stride, std::make_index_sequence<kBytes / sizeof(T)>());
 }
 
+// The even lanes of a then b (Odd: the odd lanes): a0 a2 ... b0 b2 ...; one shuffle.
+template <bool Odd, class T, size_t... I>
+inline Vec<T> deinterleave(Vec<T> a, Vec<T> b, std::index_sequence<I...>) {
+  return __builtin_shufflevector(a, b, static_cast<int>(2 * I + (Odd ? 1 : 0))...);
+}
+template <bool Odd, class T>
+inline Vec<T> deinterleave(Vec<T> a, Vec<T> b) {
+  return deinterleave<Odd, T>(a, b, std::make_index_sequence<kBytes / sizeof(T)>());
+}
+
 // a0 b0 a1 b1 ... from the low halves of a and b (High: from the high halves); one punpck.
 template <bool High, class T, size_t... I>
 inline Vec<T> interleave(Vec<T> a, Vec<T> b, std::index_sequence<I...>) {

@@ -1,5 +1,5 @@
 // The short-row path of the row kernels (kernels/short_rows.h: many rows of at most
-// kShortRowMax elements, transposed block by block and reduced as columns) against the trivial
+// kMaxLength elements, transposed block by block and reduced as columns) against the trivial
 // loop, for every dtype, ArgMax/ArgMin with both select_last values and ReduceMax: every length
 // up to past the limit, row counts around the tile and the block (the last block reaches back
 // over rows already done), misaligned starts, NaN anywhere (rows of NaN too), signed zeros,
@@ -22,14 +22,16 @@ struct ShortSizes {
   using L = typename ox::LanesFor<D>::type;
   using Rule = ox::ArgRule<ox::Traits<D>, ox::Direction::Max, false>;
   using Short = ox::ShortRows<ox::ColumnScan<L, Rule, true>>;
+  using MaxShort = ox::ShortRows<ox::ColumnScan<L, Rule, false>>;  // ReduceMax's shorter limit
   static constexpr int64_t lanes = L::kLanes;
   static constexpr int64_t tile = Short::kTile;
 
   static std::vector<int64_t> lengths() {
     std::vector<int64_t> n;
     for (int64_t i = 1; i <= 2 * lanes + 1; ++i) n.push_back(i);
-    for (int64_t m : {int64_t{21}, int64_t{31}, int64_t{33}, ox::kShortRowMax - 1, ox::kShortRowMax, ox::kShortRowMax + 1})
-      if (m > 2 * lanes + 1) n.push_back(m);
+    for (int64_t m : {int64_t{21}, int64_t{31}, int64_t{33}, MaxShort::kMaxLength - 1, MaxShort::kMaxLength,
+                      MaxShort::kMaxLength + 1, Short::kMaxLength - 1, Short::kMaxLength, Short::kMaxLength + 1})
+      if (m > 2 * lanes + 1 && std::find(n.begin(), n.end(), m) == n.end()) n.push_back(m);
     return n;
   }
   // A tile, one more, several tiles and a remainder, and counts past one and three blocks of
