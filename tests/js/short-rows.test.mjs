@@ -1,0 +1,46 @@
+// Many short rows through the wasm build, against the reference: class scores in NHWC layout
+// ([1, H, W, C] reduced over the last axis, C from a pair to past the short-row limit), which
+// the kernels transpose block by block and reduce as columns. Inputs past one staging buffer, so
+// chunk boundaries split rows; values mostly distinct-ish with ties, rare NaN, and ±0.
+// Replay a failure with OX_SEED=<seed> node --test tests/js/short-rows.test.mjs
+import test from 'node:test';
+import { init, runNode } from '../../js/index.mjs';
+import { checkAgainstReference, prng, seedFromEnvironment } from './helpers.mjs';
+import { POOLS, isFloatType, randomTensor } from './values.mjs';
+
+const TYPES = ['float32', 'float16', 'bfloat16', 'float64', 'uint8', 'int8', 'int32', 'int64'];
+const CLASSES = [2, 3, 5, 8, 21, 64, 150];
+
+// Float types: the pool without NaN, repeated, plus one NaN (about one value in 700 is NaN).
+// Integer pools are small already: ties are common.
+const isNan = (type, v) => (type.endsWith('16') ? (v & 0x7fff) > (type === 'float16' ? 0x7c00 : 0x7f80) : Number.isNaN(v));
+function pool(type) {
+  const all = POOLS[type];
+  if (!isFloatType(type)) return all;
+  const clean = all.filter((v) => !isNan(type, v));
+  return [...Array(700).fill(clean).flat(), all.find((v) => isNan(type, v))];
+}
+
+const seed = seedFromEnvironment(Date.now() % 2 ** 31);
+
+test(`short rows (NHWC class maps) match the reference for every kind and dtype (seed ${seed})`, async () => {
+  await init();
+  const rng = prng(seed);
+  for (const type of TYPES) {
+    const values = pool(type);
+    for (const classes of CLASSES) {
+      // About 300 KiB of float32: one staging buffer and part of a second.
+      const w = Math.max(3, Math.round(75000 / (classes * 40)) + rng.int(5));
+      const x = randomTensor(rng, type, [1, 40, w, classes], values);
+      const where = `${type} [1,40,${w},${classes}]`;
+      for (const op of ['ArgMax', 'ArgMin']) {
+        const attrs = { axis: rng.pick([-1, 3]), keepdims: rng.pick([0, 1]), select_last_index: rng.pick([0, 1]) };
+        checkAgainstReference(runNode, op, [x], attrs, 13, `${op} ${where} ${JSON.stringify(attrs)}`);
+      }
+      const axes = { type: 'int64', data: BigInt64Array.from([-1n]), dims: [1] };
+      checkAgainstReference(runNode, 'ReduceMax', [x, axes], { keepdims: rng.pick([0, 1]) }, 18, `ReduceMax ${where}`);
+      if (['float32', 'float16', 'bfloat16', 'float64'].includes(type))
+        checkAgainstReference(runNode, 'Hardmax', [x], { axis: -1 }, 13, `Hardmax ${where}`);
+    }
+  }
+});
