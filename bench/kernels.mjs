@@ -52,6 +52,8 @@ for (const t of ['float32', 'float16', 'uint8', 'float64'])
     add(`argmax_short_rows_${n}.${t}`, 'ArgMax', t, [rows, n, 1]);
     if (t === 'float32' || t === 'uint8') add(`reducemax_short_rows_${n}.${t}`, 'ReduceMax', t, [rows, n, 1]);
   }
+add('argmax_mask_nhwc.float32', 'ArgMax', 'float32', [262144, 2, 1]);
+add('argmax_seg_nhwc.float32', 'ArgMax', 'float32', [262144, 21, 1]);
 add('argmax_short_columns.float32', 'ArgMax', 'float32', [65536, 4, 5]);
 add('tiny.float32', 'ArgMax', 'float32', [1, 10, 1]);
 
