@@ -120,8 +120,32 @@ void short_row_checks() {
       }
 }
 
+// One NaN (then two) at every position of tile + 1 rows, for lengths around the vector: every
+// lane of every transposed vector, in the overlapping last tile too.
+template <DType D>
+void nan_at_every_position() {
+  if constexpr (has_nan<D>()) {
+    using Z = ShortSizes<D>;
+    std::mt19937_64 rng(static_cast<uint64_t>(D) * 6151);
+    const auto payloads = nans<D>();
+    for (int64_t n : {int64_t{1}, int64_t{2}, int64_t{3}, Z::lanes - 1, Z::lanes, Z::lanes + 1, 2 * Z::lanes + 1}) {
+      if (n < 1) continue;
+      const int64_t rows = Z::tile + 1;
+      for (int64_t p = 0; p < rows * n; ++p) {
+        std::vector<RawOf<D>> x(static_cast<size_t>(rows * n));
+        for (auto& e : x) e = random_value<D>(rng, Mix::Ties);
+        x[static_cast<size_t>(p)] = payloads[rng() % payloads.size()];
+        const int64_t q = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows * n));  // sometimes in the same row
+        if (rng() % 2) x[static_cast<size_t>(q)] = payloads[rng() % payloads.size()];
+        check_short_rows<D>(x.data(), rows, n, static_cast<int64_t>(rng() % static_cast<uint64_t>(n)), "NaN at " + std::to_string(p));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("Short rows run as columns and match the trivial loop", "[simd][rows][short]", OX_SIMD_TEST_DTYPES) {
   short_row_checks<TestType::dtype>();
+  nan_at_every_position<TestType::dtype>();
 }
