@@ -13,6 +13,48 @@
 
 namespace ox {
 
+// Element j of each of `rows` rows (a multiple of the lane count N) to out[j * rows, +rows).
+// Rows of N or more elements go N rows by N elements at a time: N loads, an in-register
+// transpose, N stores (a last square of a row overlaps the one before: the same values stored
+// twice). Pairs are split by two shuffles; other shorter rows gather each vector lane by lane.
+// (One per element type, kept out of line so every kind and rule shares it.)
+template <class Raw>
+__attribute__((noinline)) void transpose_rows(const Raw* x, int64_t rows, int64_t length, Raw* out) {
+  constexpr int kN = simd::kBytes / sizeof(Raw);
+  using V = simd::Vec<Raw>;
+  const ptrdiff_t n = static_cast<ptrdiff_t>(rows), len = static_cast<ptrdiff_t>(length);
+  if (len == 2) {  // pairs (a binary mask's scores): two loads hold N rows, two shuffles split them
+    for (ptrdiff_t r = 0; r < n; r += kN) {
+      const V a = simd::load(x + 2 * r), b = simd::load(x + 2 * r + kN);
+      simd::store(out + r, simd::deinterleave<false, Raw>(a, b));
+      simd::store(out + n + r, simd::deinterleave<true, Raw>(a, b));
+    }
+    return;
+  }
+  if (len < kN) {
+    for (ptrdiff_t j = 0; j < len; ++j) {
+      const Raw* p = x + j;
+      for (ptrdiff_t r = 0; r < n; r += kN, p += kN * len) simd::store(out + j * n + r, simd::gather(p, len));
+    }
+    return;
+  }
+  // Squares down the rows for each run of N elements: the stores fill the scratch's runs in
+  // order and every address steps by a constant (3x faster in V8 than rows outer with
+  // addresses multiplied out).
+  for (ptrdiff_t j = 0;; j += kN) {
+    if (j > len - kN) j = len - kN;
+    const Raw* p = x + j;
+    Raw* o = out + j * n;
+    for (ptrdiff_t r = 0; r < n; r += kN, p += kN * len) {
+      V v[kN];
+      for (int i = 0; i < kN; ++i) v[i] = simd::load(p + i * len);
+      simd::transpose<Raw>(v);
+      for (int q = 0; q < kN; ++q) simd::store(o + q * n + r, v[q]);
+    }
+    if (j == len - kN) break;
+  }
+}
+
 template <class Columns>
 struct ShortRows {
   using Raw = typename Columns::Raw;
@@ -31,46 +73,6 @@ struct ShortRows {
   // Whether `rows` runs of `length` elements take this path: enough rows to fill a tile.
   static bool applies(int64_t rows, int64_t length) { return length <= kMaxLength && rows >= kTile; }
 
-  // Element j of each of `rows` rows (a multiple of the lane count N) to out[j * rows, +rows).
-  // Rows of N or more elements go N rows by N elements at a time: N loads, an in-register
-  // transpose, N stores (a last square of a row overlaps the one before: the same values stored
-  // twice). Pairs are split by two shuffles; other shorter rows gather each vector lane by lane.
-  static constexpr int kN = simd::kBytes / sizeof(Raw);
-  static void transpose(const Raw* x, int64_t rows, int64_t length, Raw* out) {
-    using V = simd::Vec<Raw>;
-    const ptrdiff_t n = static_cast<ptrdiff_t>(rows), len = static_cast<ptrdiff_t>(length);
-    if (len == 2) {  // pairs (a binary mask's scores): two loads hold N rows, two shuffles split them
-      for (ptrdiff_t r = 0; r < n; r += kN) {
-        const V a = simd::load(x + 2 * r), b = simd::load(x + 2 * r + kN);
-        simd::store(out + r, simd::deinterleave<false, Raw>(a, b));
-        simd::store(out + n + r, simd::deinterleave<true, Raw>(a, b));
-      }
-      return;
-    }
-    if (len < kN) {
-      for (ptrdiff_t j = 0; j < len; ++j) {
-        const Raw* p = x + j;
-        for (ptrdiff_t r = 0; r < n; r += kN, p += kN * len) simd::store(out + j * n + r, simd::gather(p, len));
-      }
-      return;
-    }
-    // Squares down the rows for each run of N elements: the stores fill the scratch's runs in
-    // order and every address steps by a constant (3x faster in V8 than rows outer with
-    // addresses multiplied out).
-    for (ptrdiff_t j = 0;; j += kN) {
-      if (j > len - kN) j = len - kN;
-      const Raw* p = x + j;
-      Raw* o = out + j * n;
-      for (ptrdiff_t r = 0; r < n; r += kN, p += kN * len) {
-        V v[kN];
-        for (int i = 0; i < kN; ++i) v[i] = simd::load(p + i * len);
-        simd::transpose<Raw>(v);
-        for (int q = 0; q < kN; ++q) simd::store(o + q * n + r, v[q]);
-      }
-      if (j == len - kN) break;
-    }
-  }
-
   // `rows` >= kTile runs of `length` <= kMaxLength elements; run k continues best[k] (index[k]),
   // its first element has index `first`.
   static void run(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
@@ -84,7 +86,7 @@ struct ShortRows {
     for (int64_t r = 0; r < rows;) {
       int64_t r0 = r, n = (rows - r < block ? rows - r : block) / kTile * kTile;
       if (n == 0) r0 = rows - kTile, n = kTile;
-      transpose(x + r0 * length, n, length, scratch);
+      transpose_rows(x + r0 * length, n, length, scratch);
       Columns::run(scratch, length, n, n, first, best + r0, index ? index + r0 : nullptr);
       r = r0 + n;
     }
