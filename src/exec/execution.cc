@@ -203,6 +203,10 @@ void Execution::feed(const void* data, int64_t count) {
         take = runs * reduce;
         kernels_.rows(x, runs, reduce, 0, best, index);
       }
+    } else if (r == 0 && i == 0 && count >= row_span) {  // whole slices of this block
+      const int64_t slices = min64(count / row_span, plan_.outer - o);
+      take = slices * row_span;
+      kernels_.slices(x, slices, reduce, inner, best, index);
     } else if (i != 0 || count < inner) {  // part of one row
       take = min64(count, inner - i);
       kernels_.columns(x, 1, take, inner, r, best + i * input_size_, index + i);

@@ -37,11 +37,18 @@ struct ArgKernels {
     if (width < Columns::kTile) return arg_columns_portable<Rule>(in, n, width, stride, first, b, index);
     Columns::run(in, n, width, stride, first, b, index);
   }
+  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
+    if (Short::applies_to_slices(n, reduce, inner))
+      return Short::run_slices(static_cast<const Raw*>(x), n, reduce, inner, static_cast<Raw*>(best), index);
+    for (int64_t k = 0; k < n; ++k)
+      columns(static_cast<const Raw*>(x) + k * reduce * inner, reduce, inner, inner, 0, static_cast<Raw*>(best) + k * inner,
+              index + k * inner);
+  }
   static void fill_start(void* best, int64_t count) {
     Raw* b = static_cast<Raw*>(best);
     for (int64_t k = 0; k < count; ++k) b[k] = Rule::identity();
   }
-  static KernelSet set() { return {&rows, &columns, &fill_start, true}; }
+  static KernelSet set() { return {&rows, &columns, &slices, &fill_start, true}; }
 };
 
 // ReduceMax is ArgMax's value under the first-index rule: the first NaN sticks, and among equal
@@ -66,11 +73,18 @@ struct MaxKernels {
     if (width < Columns::kTile) return max_columns_portable<Tr>(in, n, width, stride, a);
     Columns::run(in, n, width, stride, 0, a, nullptr);
   }
+  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* acc, int32_t*) {
+    if (Short::applies_to_slices(n, reduce, inner))
+      return Short::run_slices(static_cast<const Raw*>(x), n, reduce, inner, static_cast<Raw*>(acc), nullptr);
+    for (int64_t k = 0; k < n; ++k)
+      columns(static_cast<const Raw*>(x) + k * reduce * inner, reduce, inner, inner, 0, static_cast<Raw*>(acc) + k * inner,
+              nullptr);
+  }
   static void fill_start(void* acc, int64_t count) {
     Raw* a = static_cast<Raw*>(acc);
     for (int64_t k = 0; k < count; ++k) a[k] = Tr::lowest();
   }
-  static KernelSet set() { return {&rows, &columns, &fill_start, false}; }
+  static KernelSet set() { return {&rows, &columns, &slices, &fill_start, false}; }
 };
 
 template <DType D>
@@ -90,7 +104,7 @@ KernelSet kernels_for(PlanKind kind, bool last) {
     case PlanKind::Identity:
       break;
   }
-  return {nullptr, nullptr, nullptr, false};
+  return {nullptr, nullptr, nullptr, nullptr, false};
 }
 
 }  // namespace

@@ -14,6 +14,9 @@ struct KernelSet {
   // Column family: `rows` rows of `width` elements `stride` apart; state best[j] (index[j]).
   void (*columns)(const void* x, int64_t rows, int64_t width, int64_t stride, int64_t first, void* best,
                   int32_t* index);
+  // Many whole slices of a column problem: `slices` slices of [reduce, inner], each from its
+  // first row; slice k's column i has state best[k * inner + i] (index[...]).
+  void (*slices)(const void* x, int64_t slices, int64_t reduce, int64_t inner, void* best, int32_t* index);
   // Sets `count` states to the starting value (the lowest value for a max, the highest for a min).
   void (*fill_start)(void* best, int64_t count);
   bool tracks_index;

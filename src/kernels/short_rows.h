@@ -5,6 +5,10 @@
 // scratch[j * block + r]) and ColumnScan reduces it: virtual row j is element j, virtual column r
 // is row r, so the column state best[r], index[r] is the row state as is, and every rule of the
 // column kernels (NaN, ties, -0 == +0, the carried state) holds unchanged.
+// Many small slices of a strided axis ([65536, 4, 5] over the middle axis) are the same problem
+// with each element a run of `inner` values: row j of the scratch holds row j of each slice of
+// the block side by side, so slice s's column i is scratch column s * inner + i, its state's
+// place too. One column-kernel call then covers the block instead of one call per slice.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -55,6 +59,30 @@ __attribute__((noinline)) void transpose_rows(const Raw* x, int64_t rows, int64_
   }
 }
 
+// Row j of each of `slices` slices of [length, inner] (inner > 1) side by side: out[j * slices *
+// inner + s * inner + i] = x[(s * length + j) * inner + i]. The stores run in order; a run of
+// inner values goes as vectors (the last one overlapping the one before) or, below a vector, as
+// scalars.
+template <class Raw>
+__attribute__((noinline)) void transpose_slices(const Raw* x, int64_t slices, int64_t length, int64_t inner, Raw* out) {
+  constexpr int kN = simd::kBytes / sizeof(Raw);
+  const ptrdiff_t n = static_cast<ptrdiff_t>(slices), len = static_cast<ptrdiff_t>(length), w = static_cast<ptrdiff_t>(inner);
+  const ptrdiff_t span = len * w;
+  for (ptrdiff_t j = 0; j < len; ++j) {
+    const Raw* p = x + j * w;
+    Raw* o = out + j * n * w;
+    if (w >= kN) {
+      for (ptrdiff_t s = 0; s < n; ++s, p += span, o += w) {
+        for (ptrdiff_t i = 0; i + kN < w; i += kN) simd::store(o + i, simd::load(p + i));
+        simd::store(o + w - kN, simd::load(p + w - kN));
+      }
+    } else {
+      for (ptrdiff_t s = 0; s < n; ++s, p += span, o += w)
+        for (ptrdiff_t i = 0; i < w; ++i) o[i] = p[i];
+    }
+  }
+}
+
 template <class Columns>
 struct ShortRows {
   using Raw = typename Columns::Raw;
@@ -72,23 +100,45 @@ struct ShortRows {
 
   // Whether `rows` runs of `length` elements take this path: enough rows to fill a tile.
   static bool applies(int64_t rows, int64_t length) { return length <= kMaxLength && rows >= kTile; }
+  // Whether `slices` slices of [length, inner] take it: small slices, together a tile wide.
+  static bool applies_to_slices(int64_t slices, int64_t length, int64_t inner) {
+    return length * inner <= kMaxLength && slices * inner >= kTile;
+  }
 
   // `rows` >= kTile runs of `length` <= kMaxLength elements; run k continues best[k] (index[k]),
   // its first element has index `first`.
   static void run(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
+    blocks(x, rows, length, 1, first, best, index);
+  }
+  // `slices` whole slices of [length, inner]; slice s's column i continues best[s * inner + i].
+  static void run_slices(const Raw* x, int64_t slices, int64_t length, int64_t inner, Raw* best, int32_t* index) {
+    blocks(x, slices, length, inner, 0, best, index);
+  }
+
+ private:
+  // Block by block through the scratch. Rows (inner 1) go in whole tiles, as the transpose goes a
+  // square of lanes at a time; a block must be at least a tile wide. What is left after the last
+  // full block takes one block reaching back over rows (slices) already done: walking a row again
+  // from the state it produced leaves that state unchanged, under either tie rule.
+  static void blocks(const Raw* x, int64_t count, int64_t length, int64_t inner, int64_t first, Raw* best,
+                     int32_t* index) {
     alignas(16) Raw scratch[kScratchElements];
+    const int64_t unit = inner == 1 ? kTile : 1;                            // rows / slices per step
+    const int64_t least = inner == 1 ? kTile : (kTile + inner - 1) / inner;  // a tile wide
     // At most 1 KiB per element's run (kBlockRows): runs 4 KiB apart alias the block's loads.
-    int64_t block = (kScratchElements / length < kBlockRows ? kScratchElements / length : kBlockRows) / kTile * kTile;
-    if (block < kTile) block = kTile;
-    // Blocks are whole tiles (the transpose goes a square of lanes at a time); the rows left
-    // after the last whole tile take one tile reaching back over rows already done: walking a
-    // row again from the state it produced leaves that state unchanged, under either tie rule.
-    for (int64_t r = 0; r < rows;) {
-      int64_t r0 = r, n = (rows - r < block ? rows - r : block) / kTile * kTile;
-      if (n == 0) r0 = rows - kTile, n = kTile;
-      transpose_rows(x + r0 * length, n, length, scratch);
-      Columns::run(scratch, length, n, n, first, best + r0, index ? index + r0 : nullptr);
-      r = r0 + n;
+    const int64_t by_scratch = kScratchElements / (length * inner), by_run = kBlockRows / inner;
+    int64_t block = (by_scratch < by_run ? by_scratch : by_run) / unit * unit;
+    if (block < least) block = least;
+    const int64_t span = length * inner;
+    for (int64_t k = 0; k < count;) {
+      int64_t k0 = k, n = (count - k < block ? count - k : block) / unit * unit;
+      if (n < least) k0 = count - least, n = least;
+      if (inner == 1)
+        transpose_rows(x + k0 * span, n, length, scratch);
+      else
+        transpose_slices(x + k0 * span, n, length, inner, scratch);
+      Columns::run(scratch, length, n * inner, n * inner, first, best + k0 * inner, index ? index + k0 * inner : nullptr);
+      k = k0 + n;
     }
   }
 };

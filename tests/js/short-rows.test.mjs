@@ -1,7 +1,8 @@
 // Many short rows through the wasm build, against the reference: class scores in NHWC layout
 // ([1, H, W, C] reduced over the last axis, C from a pair to past the short-row limit), which
 // the kernels transpose block by block and reduce as columns. Inputs past one staging buffer, so
-// chunk boundaries split rows; values mostly distinct-ish with ties, rare NaN, and ±0.
+// chunk boundaries split rows; values mostly distinct-ish with ties, rare NaN, and ±0. Also many
+// small slices over a middle axis ([N, 4, 5] over axis 1), which go through the scratch side by side.
 // Replay a failure with OX_SEED=<seed> node --test tests/js/short-rows.test.mjs
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
@@ -41,6 +42,28 @@ test(`short rows (NHWC class maps) match the reference for every kind and dtype 
       checkAgainstReference(runNode, 'ReduceMax', [x, axes], { keepdims: rng.pick([0, 1]) }, 18, `ReduceMax ${where}`);
       if (['float32', 'float16', 'bfloat16', 'float64'].includes(type))
         checkAgainstReference(runNode, 'Hardmax', [x], { axis: -1 }, 13, `Hardmax ${where}`);
+    }
+  }
+});
+
+test(`many small slices of a strided axis match the reference for every kind and dtype (seed ${seed})`, async () => {
+  await init();
+  const rng = prng(seed + 1);
+  for (const type of TYPES) {
+    const values = pool(type);
+    for (const [reduce, inner] of [[4, 5], [2, 3], [3, 8], [5, 2], [7, 17], [40, 3]]) {
+      // Past one staging buffer for the wider types, so chunks split slices.
+      const n = Math.round(80000 / (reduce * inner)) + rng.int(7);
+      const x = randomTensor(rng, type, [n, reduce, inner], values);
+      const where = `${type} [${n},${reduce},${inner}]`;
+      for (const op of ['ArgMax', 'ArgMin']) {
+        const attrs = { axis: rng.pick([1, -2]), keepdims: rng.pick([0, 1]), select_last_index: rng.pick([0, 1]) };
+        checkAgainstReference(runNode, op, [x], attrs, 13, `${op} ${where} ${JSON.stringify(attrs)}`);
+      }
+      const axes = { type: 'int64', data: BigInt64Array.from([1n]), dims: [1] };
+      checkAgainstReference(runNode, 'ReduceMax', [x, axes], { keepdims: rng.pick([0, 1]) }, 18, `ReduceMax ${where}`);
+      if (['float32', 'float16', 'bfloat16', 'float64'].includes(type))
+        checkAgainstReference(runNode, 'Hardmax', [x], { axis: 1 }, 13, `Hardmax ${where}`);
     }
   }
 });

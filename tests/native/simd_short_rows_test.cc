@@ -143,7 +143,78 @@ void nan_at_every_position() {
   }
 }
 
+// Whole slices of [length, inner] in one call (KernelSet::slices: side by side through the
+// scratch when small, else a column call per slice): each output column against the trivial loop.
+template <DType D>
+void check_slices(const RawOf<D>* x, int64_t slices, int64_t length, int64_t inner, const std::string& what) {
+  using R = RawOf<D>;
+  INFO(name(D) << " " << slices << " slices of [" << length << ", " << inner << "], " << what);
+  const int64_t outputs = slices * inner;
+  std::vector<R> best(static_cast<size_t>(outputs)), column(static_cast<size_t>(length));
+  std::vector<int32_t> index(static_cast<size_t>(outputs));
+  const auto column_of = [&](int64_t out) {
+    const int64_t s = out / inner, i = out % inner;
+    for (int64_t j = 0; j < length; ++j) column[static_cast<size_t>(j)] = x[(s * length + j) * inner + i];
+  };
+  for (int kind = 0; kind < 2; ++kind)
+    for (int last = 0; last < 2; ++last) {
+      const ox::KernelSet k = kernels(kind ? PlanKind::ArgMin : PlanKind::ArgMax, D, last);
+      k.fill_start(best.data(), outputs);
+      std::fill(index.begin(), index.end(), 0);
+      k.slices(x, slices, length, inner, best.data(), index.data());
+      for (int64_t out = 0; out < outputs; ++out) {
+        column_of(out);
+        const int64_t want = trivial_arg<D>(column.data(), length, kind == 0, last);
+        INFO("output " << out << (kind ? " ArgMin" : " ArgMax") << " select_last " << last);
+        CHECK(index[static_cast<size_t>(out)] == want);
+        CHECK(same_number<D>(best[static_cast<size_t>(out)], column[static_cast<size_t>(want)]));
+      }
+    }
+  if constexpr (D != DType::Int16 && D != DType::Uint16) {
+    const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
+    k.fill_start(best.data(), outputs);
+    k.slices(x, slices, length, inner, best.data(), nullptr);
+    for (int64_t out = 0; out < outputs; ++out) {
+      column_of(out);
+      INFO("output " << out << " ReduceMax");
+      CHECK(same_bits(best[static_cast<size_t>(out)], trivial_max<D>(column.data(), length)));
+    }
+  }
+}
+
+// Inner widths around the vector, lengths up to past both limits (in elements per slice), slice
+// counts from the fewest that fill a tile to several blocks.
+template <DType D>
+void slice_checks() {
+  using Z = ShortSizes<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 8191);
+  std::vector<int64_t> inners;
+  for (int64_t w : {int64_t{2}, int64_t{3}, Z::lanes - 1, Z::lanes, Z::lanes + 1, 2 * Z::lanes + 1})
+    if (w >= 2 && std::find(inners.begin(), inners.end(), w) == inners.end()) inners.push_back(w);
+  for (int64_t inner : inners) {
+    std::vector<int64_t> lengths = {1, 2, 3, 5};
+    for (int64_t limit : {Z::MaxShort::kMaxLength, Z::Short::kMaxLength})
+      for (int64_t m : {limit / inner, limit / inner + 1})
+        if (m > 5) lengths.push_back(m);
+    for (int64_t length : lengths) {
+      const int64_t fewest = (Z::tile + inner - 1) / inner;
+      for (int64_t slices : {fewest, fewest + 1, 300 / inner + 7, 3000 / (length * inner) + 3}) {
+        const Mix mix = static_cast<Mix>(rng() % 3);
+        const int offset = static_cast<int>(rng() % 4);
+        Shifted<RawOf<D>> buf(slices * length * inner, offset);
+        fill_rows<D>(buf.data, slices * length, inner, rng, mix);
+        check_slices<D>(buf.data, slices, length, inner, "offset " + std::to_string(offset) + " mix " + std::to_string(int(mix)));
+      }
+    }
+  }
+}
+
 }  // namespace
+
+TEMPLATE_TEST_CASE("Many small slices of a strided axis go side by side and match the trivial loop",
+                   "[simd][columns][short]", OX_SIMD_TEST_DTYPES) {
+  slice_checks<TestType::dtype>();
+}
 
 TEMPLATE_TEST_CASE("Short rows run as columns and match the trivial loop", "[simd][rows][short]", OX_SIMD_TEST_DTYPES) {
   short_row_checks<TestType::dtype>();
