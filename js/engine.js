@@ -339,6 +339,11 @@ function markWinners(s, out, r, winners, first, end, windowFirst) {
   const one = out instanceof Uint16Array ? (r.type === 'float16' ? s.float16One : s.bfloat16One) : 1;
   const index = views.HEAP32;
   let w = winners / 4 + first - windowFirst;
+  if (inner === 1) {
+    // One state per row (the axis innermost): the 1 of row o at o * span + its winner.
+    for (let base = first * span, stopW = w + (end - first); w < stopW; w += 1, base += span) out[base + index[w]] = one;
+    return;
+  }
   let o = Math.floor(first / inner);
   for (let state = first, i = first - o * inner; state < end; o += 1, i = 0) {
     const base = o * span;
