@@ -16,6 +16,20 @@ namespace {
 template <class L>
 constexpr int64_t min_simd_row() { return 2 * L::kLanes; }
 
+// Whole slices of a column problem, for either kernel set below: side by side through the
+// short-row scratch when small, else one column call per slice (Set::columns is kept out of
+// line, so this adds no copy of it).
+template <class Set>
+void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
+  using Raw = typename Set::Raw;
+  const Raw* in = static_cast<const Raw*>(x);
+  Raw* b = static_cast<Raw*>(best);
+  int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
+  if (Set::Short::applies_to_slices(n, reduce, inner)) return Set::Short::run_slices(in, n, reduce, inner, b, at);
+  for (int64_t k = 0; k < n; ++k)
+    Set::columns(in + k * reduce * inner, reduce, inner, inner, 0, b + k * inner, at ? at + k * inner : nullptr);
+}
+
 template <class Rule, class L>
 struct ArgKernels {
   using Raw = typename Rule::Raw;
@@ -30,25 +44,18 @@ struct ArgKernels {
     if (length <= Rows::kBlock) return Rows::short_runs(in, n, length, first, b, index);
     for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, first, b + k, index + k);
   }
-  static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first, void* best,
-                      int32_t* index) {
+  __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
+                                                void* best, int32_t* index) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* b = static_cast<Raw*>(best);
     if (width < Columns::kTile) return arg_columns_portable<Rule>(in, n, width, stride, first, b, index);
     Columns::run(in, n, width, stride, first, b, index);
   }
-  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
-    if (Short::applies_to_slices(n, reduce, inner))
-      return Short::run_slices(static_cast<const Raw*>(x), n, reduce, inner, static_cast<Raw*>(best), index);
-    for (int64_t k = 0; k < n; ++k)
-      columns(static_cast<const Raw*>(x) + k * reduce * inner, reduce, inner, inner, 0, static_cast<Raw*>(best) + k * inner,
-              index + k * inner);
-  }
   static void fill_start(void* best, int64_t count) {
     Raw* b = static_cast<Raw*>(best);
     for (int64_t k = 0; k < count; ++k) b[k] = Rule::identity();
   }
-  static KernelSet set() { return {&rows, &columns, &slices, &fill_start, true}; }
+  static KernelSet set() { return {&rows, &columns, &column_slices<ArgKernels>, &fill_start, true}; }
 };
 
 // ReduceMax is ArgMax's value under the first-index rule: the first NaN sticks, and among equal
@@ -67,24 +74,18 @@ struct MaxKernels {
     if (length < min_simd_row<L>()) return max_rows_portable<Tr>(in, n, length, a);
     for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, 0, a + k, nullptr);
   }
-  static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t, void* acc, int32_t*) {
+  __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t, void* acc,
+                                                int32_t*) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* a = static_cast<Raw*>(acc);
     if (width < Columns::kTile) return max_columns_portable<Tr>(in, n, width, stride, a);
     Columns::run(in, n, width, stride, 0, a, nullptr);
   }
-  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* acc, int32_t*) {
-    if (Short::applies_to_slices(n, reduce, inner))
-      return Short::run_slices(static_cast<const Raw*>(x), n, reduce, inner, static_cast<Raw*>(acc), nullptr);
-    for (int64_t k = 0; k < n; ++k)
-      columns(static_cast<const Raw*>(x) + k * reduce * inner, reduce, inner, inner, 0, static_cast<Raw*>(acc) + k * inner,
-              nullptr);
-  }
   static void fill_start(void* acc, int64_t count) {
     Raw* a = static_cast<Raw*>(acc);
     for (int64_t k = 0; k < count; ++k) a[k] = Tr::lowest();
   }
-  static KernelSet set() { return {&rows, &columns, &slices, &fill_start, false}; }
+  static KernelSet set() { return {&rows, &columns, &column_slices<MaxKernels>, &fill_start, false}; }
 };
 
 template <DType D>

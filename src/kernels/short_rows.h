@@ -120,8 +120,9 @@ struct ShortRows {
   // square of lanes at a time; a block must be at least a tile wide. What is left after the last
   // full block takes one block reaching back over rows (slices) already done: walking a row again
   // from the state it produced leaves that state unchanged, under either tie rule.
-  static void blocks(const Raw* x, int64_t count, int64_t length, int64_t inner, int64_t first, Raw* best,
-                     int32_t* index) {
+  // (Out of line: rows and slices share one copy per kind.)
+  __attribute__((noinline)) static void blocks(const Raw* x, int64_t count, int64_t length, int64_t inner, int64_t first,
+                                               Raw* best, int32_t* index) {
     alignas(16) Raw scratch[kScratchElements];
     const int64_t unit = inner == 1 ? kTile : 1;                            // rows / slices per step
     const int64_t least = inner == 1 ? kTile : (kTile + inner - 1) / inner;  // a tile wide
