@@ -338,17 +338,14 @@ function markWinners(s, out, r, winners, first, end, windowFirst) {
   // takes the number 1 and stores 0x3C00.
   const one = out instanceof Uint16Array ? (r.type === 'float16' ? s.float16One : s.bfloat16One) : 1;
   const index = views.HEAP32;
+  // State k is (o, i) = (k / inner, k % inner): its 1 is at o * span + winner * inner + i. One
+  // flat loop stepping (base, i), with no per-row bookkeeping: rows of one state each (the axis
+  // innermost, [1,512,512,21]) cost as little as wide ones.
   let w = winners / 4 + first - windowFirst;
-  if (inner === 1) {
-    // One state per row (the axis innermost): the 1 of row o at o * span + its winner.
-    for (let base = first * span, stopW = w + (end - first); w < stopW; w += 1, base += span) out[base + index[w]] = one;
-    return;
-  }
-  let o = Math.floor(first / inner);
-  for (let state = first, i = first - o * inner; state < end; o += 1, i = 0) {
-    const base = o * span;
-    const stop = Math.min(end, (o + 1) * inner);
-    for (; state < stop; i += 1, state += 1, w += 1) out[base + index[w] * inner + i] = one;
+  let i = first % inner;
+  for (let base = ((first - i) / inner) * span, stop = w + (end - first); w < stop; w += 1) {
+    out[base + index[w] * inner + i] = one;
+    if (++i === inner) (i = 0), (base += span);
   }
 }
 

@@ -25,7 +25,7 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
   const Raw* in = static_cast<const Raw*>(x);
   Raw* b = static_cast<Raw*>(best);
   int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
-  if (Set::Short::applies_to_slices(n, reduce, inner)) return Set::Short::run_slices(in, n, reduce, inner, b, at);
+  if (Set::Short::applies(n, reduce, inner)) return Set::Short::run(in, n, reduce, inner, 0, b, at);
   for (int64_t k = 0; k < n; ++k)
     Set::columns(in + k * reduce * inner, reduce, inner, inner, 0, b + k * inner, at ? at + k * inner : nullptr);
 }
@@ -39,7 +39,7 @@ struct ArgKernels {
   static void rows(const void* x, int64_t n, int64_t length, int64_t first, void* best, int32_t* index) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* b = static_cast<Raw*>(best);
-    if (Short::applies(n, length)) return Short::run(in, n, length, first, b, index);
+    if (Short::applies(n, length)) return Short::run(in, n, length, 1, first, b, index);
     if (length < min_simd_row<L>()) return arg_rows_portable<Rule>(in, n, length, first, b, index);
     if (length <= Rows::kBlock) return Rows::short_runs(in, n, length, first, b, index);
     for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, first, b + k, index + k);
@@ -70,7 +70,7 @@ struct MaxKernels {
   static void rows(const void* x, int64_t n, int64_t length, int64_t, void* acc, int32_t*) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* a = static_cast<Raw*>(acc);
-    if (Short::applies(n, length)) return Short::run(in, n, length, 0, a, nullptr);
+    if (Short::applies(n, length)) return Short::run(in, n, length, 1, 0, a, nullptr);
     if (length < min_simd_row<L>()) return max_rows_portable<Tr>(in, n, length, a);
     for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, 0, a + k, nullptr);
   }

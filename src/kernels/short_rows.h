@@ -98,34 +98,24 @@ struct ShortRows {
   static_assert(kTile % (simd::kBytes / sizeof(Raw)) == 0, "blocks are whole squares of lanes");
   static_assert(kScratchElements / kMaxLength >= kTile, "a block of the longest short rows fills a tile");
 
-  // Whether `rows` runs of `length` elements take this path: enough rows to fill a tile.
-  static bool applies(int64_t rows, int64_t length) { return length <= kMaxLength && rows >= kTile; }
-  // Whether `slices` slices of [length, inner] take it: small slices, together a tile wide.
-  static bool applies_to_slices(int64_t slices, int64_t length, int64_t inner) {
-    return length * inner <= kMaxLength && slices * inner >= kTile;
+  // Whether `count` rows of `length` elements (slices of [length, inner]) take this path: small
+  // rows (slices), together at least a tile wide.
+  static bool applies(int64_t count, int64_t length, int64_t inner = 1) {
+    return length * inner <= kMaxLength && count * inner >= kTile;
   }
 
-  // `rows` >= kTile runs of `length` <= kMaxLength elements; run k continues best[k] (index[k]),
-  // its first element has index `first`.
-  static void run(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
-    blocks(x, rows, length, 1, first, best, index);
-  }
-  // `slices` whole slices of [length, inner]; slice s's column i continues best[s * inner + i].
-  static void run_slices(const Raw* x, int64_t slices, int64_t length, int64_t inner, Raw* best, int32_t* index) {
-    blocks(x, slices, length, inner, 0, best, index);
-  }
-
- private:
+  // `count` rows of `length` elements, or whole slices of [length, inner] (applies() holds): row
+  // (slice) k's column i continues best[k * inner + i] (index[...]); element j has index first + j.
   // Block by block through the scratch. Rows (inner 1) go in whole tiles, as the transpose goes a
   // square of lanes at a time; a block must be at least a tile wide. What is left after the last
   // full block takes one block reaching back over rows (slices) already done: walking a row again
   // from the state it produced leaves that state unchanged, under either tie rule.
   // (Out of line: rows and slices share one copy per kind.)
-  __attribute__((noinline)) static void blocks(const Raw* x, int64_t count, int64_t length, int64_t inner, int64_t first,
-                                               Raw* best, int32_t* index) {
+  __attribute__((noinline)) static void run(const Raw* x, int64_t count, int64_t length, int64_t inner, int64_t first,
+                                            Raw* best, int32_t* index) {
     alignas(16) Raw scratch[kScratchElements];
-    const int64_t unit = inner == 1 ? kTile : 1;                            // rows / slices per step
-    const int64_t least = inner == 1 ? kTile : (kTile + inner - 1) / inner;  // a tile wide
+    const int64_t unit = inner == 1 ? kTile : 1;           // rows / slices per step
+    const int64_t least = (kTile + inner - 1) / inner;     // a tile wide
     // At most 1 KiB per element's run (kBlockRows): runs 4 KiB apart alias the block's loads.
     const int64_t by_scratch = kScratchElements / (length * inner), by_run = kBlockRows / inner;
     int64_t block = (by_scratch < by_run ? by_scratch : by_run) / unit * unit;

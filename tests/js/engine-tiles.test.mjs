@@ -9,25 +9,16 @@ import { init, runNode } from '../../js/index.mjs';
 import { currentModule } from '../../js/module.js';
 import { checkAgainstReference, prng } from './helpers.mjs';
 import { TYPES, bfloat16Value, float16Value } from './reference.mjs';
-import { POOLS } from './values.mjs';
+import { nansOf, numbersOf } from './values.mjs';
 
 const ARG_TYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64'];
 const REDUCE_TYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64', 'bool'];
 const HARDMAX_TYPES = ['float32', 'float64', 'float16', 'bfloat16'];
 
-const isNan = (type, v) => {
-  const family = TYPES[type].family;
-  if (family === 'float16') return Number.isNaN(float16Value(v));
-  if (family === 'bfloat16') return Number.isNaN(bfloat16Value(v));
-  return typeof v === 'number' && Number.isNaN(v);
-};
 const numberOf = (type, v) => {
   const family = TYPES[type].family;
   return family === 'float16' ? float16Value(v) : family === 'bfloat16' ? bfloat16Value(v) : v;
 };
-// The pool's largest value (the type's highest: +inf for floats) and its NaNs.
-const nansOf = (type) => POOLS[type].filter((v) => isNan(type, v));
-const numbersOf = (type) => POOLS[type].filter((v) => !isNan(type, v));
 
 // Records the tiles the engine feeds: [outer index, first column, width].
 function watchTiles(M) {

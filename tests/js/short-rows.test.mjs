@@ -7,19 +7,16 @@
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
 import { checkAgainstReference, prng, seedFromEnvironment } from './helpers.mjs';
-import { POOLS, isFloatType, randomTensor } from './values.mjs';
+import { POOLS, isFloatType, nansOf, numbersOf, randomTensor } from './values.mjs';
 
 const TYPES = ['float32', 'float16', 'bfloat16', 'float64', 'uint8', 'int8', 'int32', 'int64'];
 const CLASSES = [2, 3, 5, 8, 21, 64, 150];
 
 // Float types: the pool without NaN, repeated, plus one NaN (about one value in 700 is NaN).
 // Integer pools are small already: ties are common.
-const isNan = (type, v) => (type.endsWith('16') ? (v & 0x7fff) > (type === 'float16' ? 0x7c00 : 0x7f80) : Number.isNaN(v));
 function pool(type) {
-  const all = POOLS[type];
-  if (!isFloatType(type)) return all;
-  const clean = all.filter((v) => !isNan(type, v));
-  return [...Array(700).fill(clean).flat(), all.find((v) => isNan(type, v))];
+  if (!isFloatType(type)) return POOLS[type];
+  return [...Array(700).fill(numbersOf(type)).flat(), nansOf(type)[0]];
 }
 
 const seed = seedFromEnvironment(Date.now() % 2 ** 31);

@@ -1,7 +1,7 @@
 // Value pools per dtype, as stored in the typed array (16-bit floats as bits): small pools make
 // ties likely, and each holds the type's edge values (NaN, ±0, ±inf, extremes, 2^53 + 1, ...).
 import { exactBits } from './exact-float.mjs';
-import { TYPES } from './reference.mjs';
+import { TYPES, bfloat16Value, float16Value } from './reference.mjs';
 
 const FLOATS = [NaN, -Infinity, Infinity, -0, 0, 1, -1, 1.5, -2.5, 3, 1e-30, -7];
 const sixteen = (format, extra) => [...FLOATS.map((v) => exactBits(v, format)), ...extra];
@@ -25,6 +25,17 @@ export const POOLS = Object.freeze({
 
 /** True for the float families, where NaN and ±0 exist. */
 export const isFloatType = (type) => ['float', 'float16', 'bfloat16'].includes(TYPES[type].family);
+
+/** Whether v (16-bit floats: their bits) is a NaN of `type`. */
+export function isNanValue(type, v) {
+  const family = TYPES[type].family;
+  if (family === 'float16') return Number.isNaN(float16Value(v));
+  if (family === 'bfloat16') return Number.isNaN(bfloat16Value(v));
+  return typeof v === 'number' && Number.isNaN(v);
+}
+/** The type's pool without its NaNs, and its NaNs alone. */
+export const numbersOf = (type) => POOLS[type].filter((v) => !isNanValue(type, v));
+export const nansOf = (type) => POOLS[type].filter((v) => isNanValue(type, v));
 
 /** A tensor of `type` and `dims` filled with values drawn from the type's pool by rng. */
 export function randomTensor(rng, type, dims, pool = POOLS[type]) {
