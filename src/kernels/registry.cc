@@ -1,10 +1,13 @@
 #include "kernels/registry.h"
 
+#include <cstring>
+
 #include "kernels/arg_columns_simd.h"
 #include "kernels/arg_portable.h"
 #include "kernels/arg_rows_simd.h"
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
+#include "kernels/narrow_columns.h"
 #include "kernels/short_rows.h"
 #include "kernels/traits.h"
 
@@ -19,6 +22,23 @@ constexpr int64_t min_simd_row() { return 2 * L::kLanes; }
 // Whole slices of a column problem, for either kernel set below: side by side through the
 // short-row scratch when small, else one column call per slice (Set::columns is kept out of
 // line, so this adds no copy of it).
+// Rule::replaces on values given by address, for the narrow-column merge.
+template <class Rule>
+bool replaces_at(const void* candidate, const void* best) {
+  typename Rule::Raw c, b;
+  std::memcpy(&c, candidate, sizeof c);
+  std::memcpy(&b, best, sizeof b);
+  return Rule::replaces(c, b);
+}
+
+// What the narrow-column path (narrow_columns.h) needs of a kernel set.
+template <class Set, class Rule>
+constexpr NarrowColumnKernels narrow_kernels_of() {
+  using Columns = typename Set::Columns;
+  return {&Set::columns, &Set::fill_start, &replaces_at<Rule>, sizeof(typename Set::Raw), Columns::kTile,
+          Columns::kTracksIndex};
+}
+
 template <class Set>
 void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
   using Raw = typename Set::Raw;
@@ -48,7 +68,11 @@ struct ArgKernels {
                                                 void* best, int32_t* index) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* b = static_cast<Raw*>(best);
-    if (width < Columns::kTile) return arg_columns_portable<Rule>(in, n, width, stride, first, b, index);
+    if (width < Columns::kTile) {  // narrow: wide virtual columns where they apply, the portable loop for the rest
+      static constexpr NarrowColumnKernels narrow = narrow_kernels_of<ArgKernels, Rule>();
+      const int64_t done = narrow_virtual_width(narrow, n, width, stride) ? narrow_columns(narrow, in, n, width, first, b, index) : 0;
+      return arg_columns_portable<Rule>(in + done * stride, n - done, width, stride, first + done, b, index);
+    }
     Columns::run(in, n, width, stride, first, b, index);
   }
   static void fill_start(void* best, int64_t count) {
@@ -78,7 +102,11 @@ struct MaxKernels {
                                                 int32_t*) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* a = static_cast<Raw*>(acc);
-    if (width < Columns::kTile) return max_columns_portable<Tr>(in, n, width, stride, a);
+    if (width < Columns::kTile) {  // as in ArgKernels::columns
+      static constexpr NarrowColumnKernels narrow = narrow_kernels_of<MaxKernels, Rule>();
+      const int64_t done = narrow_virtual_width(narrow, n, width, stride) ? narrow_columns(narrow, in, n, width, 0, a, nullptr) : 0;
+      return max_columns_portable<Tr>(in + done * stride, n - done, width, stride, a);
+    }
     Columns::run(in, n, width, stride, 0, a, nullptr);
   }
   static void fill_start(void* acc, int64_t count) {
