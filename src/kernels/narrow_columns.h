@@ -1,18 +1,21 @@
-// Columns narrower than a SIMD tile ([N, 3] over axis 0: the bounding box of a point cloud; the
-// best of N rows for each of a few classes) run as wider virtual columns. R consecutive rows of
+// Narrow columns run as wider virtual ones: rows narrower than a SIMD tile ([N, 3] over axis 0:
+// the bounding box of a point cloud; the best of N rows for each of a few classes), where the
+// column kernels would load a tile for 3 values, and rows of a few tiles plus a part ([N, 5]),
+// where a last tile overlapping the one before re-reads most of a vector. R consecutive rows of
 // width w (contiguous) read as one virtual row of P = R * w elements, P a multiple of the tile, so
 // virtual column q * w + c holds rows q, q + R, q + 2R, ... of real column c. The kernel set's
 // own column kernel reduces the virtual matrix into a local state at full vector width; each real
 // column then merges its R candidates into its carried state. The merge is the kernels' own rule:
 // the winner is the best value's first (last) row, so candidates of disjoint rows combine in any
-// order by value, then by row. The caller's portable loop takes the rows after the last whole
+// order by value, then by row. The caller's usual kernels take the rows after the last whole
 // virtual row.
 // ReduceMax keeps no index: where tied candidates differ in bits (-0 against +0, NaN payloads)
-// their order is unknown, and the whole call is left to the portable loop.
-// One untyped copy serves every kernel set (values are moved as bytes and compared through the
-// set's rule), so the path adds little to the module.
+// their order is unknown, and the whole call is left to the usual kernels.
+// One untyped driver serves every kernel set; only the merge is typed, per rule, so the path adds
+// little to the module.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 namespace ox {
 
@@ -21,21 +24,60 @@ struct NarrowColumnKernels {
   void (*columns)(const void* x, int64_t rows, int64_t width, int64_t stride, int64_t first, void* best,
                   int32_t* index);
   void (*fill_start)(void* best, int64_t count);
-  // ArgRule::replaces(*candidate, *best): whether a later candidate takes the place of best.
-  bool (*replaces)(const void* candidate, const void* best);
+  // narrow_merge<Rule, Index> below.
+  bool (*merge)(const void* vbest, const int32_t* vindex, int64_t width, int64_t r, int64_t first, void* best,
+                int32_t* index);
   int64_t size;         // bytes per element
   int64_t tile;         // the column kernel's narrowest width (ColumnScan::kTile)
   bool tracks_index;
 };
 
 // The virtual width P for columns of `width`, or 0 when the path does not apply: `rows` contiguous
-// rows (stride == width) narrower than a tile, enough of them for 32 virtual rows.
+// rows (stride == width) narrower than four tiles and not a whole number of tiles, enough of them
+// for 32 virtual rows.
 int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t width, int64_t stride);
 
 // `rows` rows of `width` elements (narrow_virtual_width > 0); row j has index first + j; column c
 // continues best[c] (index[c] for arg kinds). Returns how many leading rows it took (whole virtual
-// rows, or none): the caller's portable loop does the rest from the state left.
+// rows, or none): the caller's usual kernels do the rest from the state left.
 int64_t narrow_columns(const NarrowColumnKernels& k, const void* x, int64_t rows, int64_t width, int64_t first,
                        void* best, int32_t* index);
+
+// Each real column's carried state (earliest) and its r candidates: virtual column q * width + c,
+// at row first + vindex * r + q. False, with nothing stored, when ReduceMax (no index) cannot tell
+// which of tied candidates with different bits came first.
+template <class Rule, bool Index>
+bool narrow_merge(const void* vbest_bytes, const int32_t* vindex, int64_t width, int64_t r, int64_t first,
+                  void* best_bytes, int32_t* index) {
+  using Raw = typename Rule::Raw;
+  const Raw* vbest = static_cast<const Raw*>(vbest_bytes);
+  Raw* best = static_cast<Raw*>(best_bytes);
+  constexpr int64_t kMaxWidth = 64;  // (narrow_virtual_width: under four of the widest tiles)
+  Raw value[kMaxWidth];
+  int64_t row[kMaxWidth];
+  for (int64_t c = 0; c < width; ++c) {
+    Raw b = best[c];
+    int64_t at = -1;  // -1: the carried state, before every candidate
+    bool unknown_order = false;
+    for (int64_t q = 0, v = c; q < r; ++q, v += width) {
+      const Raw x = vbest[v];
+      if constexpr (Index) {
+        const int64_t xrow = first + static_cast<int64_t>(vindex[v]) * r + q;
+        if (at >= 0 && xrow < at ? !Rule::replaces(b, x) : Rule::replaces(x, b)) b = x, at = xrow;
+      } else if (Rule::replaces(x, b)) {  // (ReduceMax's first-index rule: strictly better, in either order)
+        b = x, at = 0, unknown_order = false;
+      } else if (at >= 0 && !Rule::replaces(b, x) && std::memcmp(&b, &x, sizeof(Raw)) != 0) {
+        unknown_order = true;  // tied with a candidate whose bits may have come first
+      }
+    }
+    if (unknown_order) return false;
+    value[c] = b, row[c] = at;
+  }
+  for (int64_t c = 0; c < width; ++c) {
+    best[c] = value[c];
+    if (Index && row[c] >= 0) index[c] = static_cast<int32_t>(row[c]);
+  }
+  return true;
+}
 
 }  // namespace ox

@@ -1,7 +1,5 @@
 #include "kernels/registry.h"
 
-#include <cstring>
-
 #include "kernels/arg_columns_simd.h"
 #include "kernels/arg_portable.h"
 #include "kernels/arg_rows_simd.h"
@@ -10,6 +8,7 @@
 #include "kernels/narrow_columns.h"
 #include "kernels/short_rows.h"
 #include "kernels/traits.h"
+#include "ops/schema.h"
 
 namespace ox {
 namespace {
@@ -22,21 +21,12 @@ constexpr int64_t min_simd_row() { return 2 * L::kLanes; }
 // Whole slices of a column problem, for either kernel set below: side by side through the
 // short-row scratch when small, else one column call per slice (Set::columns is kept out of
 // line, so this adds no copy of it).
-// Rule::replaces on values given by address, for the narrow-column merge.
-template <class Rule>
-bool replaces_at(const void* candidate, const void* best) {
-  typename Rule::Raw c, b;
-  std::memcpy(&c, candidate, sizeof c);
-  std::memcpy(&b, best, sizeof b);
-  return Rule::replaces(c, b);
-}
-
 // What the narrow-column path (narrow_columns.h) needs of a kernel set.
 template <class Set, class Rule>
 constexpr NarrowColumnKernels narrow_kernels_of() {
   using Columns = typename Set::Columns;
-  return {&Set::columns, &Set::fill_start, &replaces_at<Rule>, sizeof(typename Set::Raw), Columns::kTile,
-          Columns::kTracksIndex};
+  return {&Set::columns, &Set::fill_start, &narrow_merge<Rule, Columns::kTracksIndex>, sizeof(typename Set::Raw),
+          Columns::kTile, Columns::kTracksIndex};
 }
 
 template <class Set>
@@ -68,12 +58,12 @@ struct ArgKernels {
                                                 void* best, int32_t* index) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* b = static_cast<Raw*>(best);
-    if (width < Columns::kTile) {  // narrow: wide virtual columns where they apply, the portable loop for the rest
-      static constexpr NarrowColumnKernels narrow = narrow_kernels_of<ArgKernels, Rule>();
-      const int64_t done = narrow_virtual_width(narrow, n, width, stride) ? narrow_columns(narrow, in, n, width, first, b, index) : 0;
-      return arg_columns_portable<Rule>(in + done * stride, n - done, width, stride, first + done, b, index);
-    }
-    Columns::run(in, n, width, stride, first, b, index);
+    // Narrow rows as wide virtual ones where that applies; the rows left go the usual way.
+    static constexpr NarrowColumnKernels narrow = narrow_kernels_of<ArgKernels, Rule>();
+    const int64_t done = narrow_virtual_width(narrow, n, width, stride) ? narrow_columns(narrow, in, n, width, first, b, index) : 0;
+    if (done == n) return;
+    if (width < Columns::kTile) return arg_columns_portable<Rule>(in + done * stride, n - done, width, stride, first + done, b, index);
+    Columns::run(in + done * stride, n - done, width, stride, first + done, b, index);
   }
   static void fill_start(void* best, int64_t count) {
     Raw* b = static_cast<Raw*>(best);
@@ -102,12 +92,11 @@ struct MaxKernels {
                                                 int32_t*) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* a = static_cast<Raw*>(acc);
-    if (width < Columns::kTile) {  // as in ArgKernels::columns
-      static constexpr NarrowColumnKernels narrow = narrow_kernels_of<MaxKernels, Rule>();
-      const int64_t done = narrow_virtual_width(narrow, n, width, stride) ? narrow_columns(narrow, in, n, width, 0, a, nullptr) : 0;
-      return max_columns_portable<Tr>(in + done * stride, n - done, width, stride, a);
-    }
-    Columns::run(in, n, width, stride, 0, a, nullptr);
+    static constexpr NarrowColumnKernels narrow = narrow_kernels_of<MaxKernels, Rule>();  // as in ArgKernels::columns
+    const int64_t done = narrow_virtual_width(narrow, n, width, stride) ? narrow_columns(narrow, in, n, width, 0, a, nullptr) : 0;
+    if (done == n) return;
+    if (width < Columns::kTile) return max_columns_portable<Tr>(in + done * stride, n - done, width, stride, a);
+    Columns::run(in + done * stride, n - done, width, stride, 0, a, nullptr);
   }
   static void fill_start(void* acc, int64_t count) {
     Raw* a = static_cast<Raw*>(acc);
@@ -120,16 +109,24 @@ template <DType D>
 KernelSet kernels_for(PlanKind kind, bool last) {
   using Tr = Traits<D>;
   using L = typename LanesFor<D>::type;
+  // Only the kinds some operator version takes this dtype for (schema.h): no module code for
+  // ArgMax over bool or ReduceMax over int16.
+  constexpr bool kArg = type_in(kArgKernelTypes, D), kReduce = type_in(kReduceKernelTypes, D);
   switch (kind) {
     case PlanKind::ArgMax:
     case PlanKind::Hardmax:
-      return last ? ArgKernels<ArgRule<Tr, Direction::Max, true>, L>::set()
-                  : ArgKernels<ArgRule<Tr, Direction::Max, false>, L>::set();
+      if constexpr (kArg)
+        return last ? ArgKernels<ArgRule<Tr, Direction::Max, true>, L>::set()
+                    : ArgKernels<ArgRule<Tr, Direction::Max, false>, L>::set();
+      break;
     case PlanKind::ArgMin:
-      return last ? ArgKernels<ArgRule<Tr, Direction::Min, true>, L>::set()
-                  : ArgKernels<ArgRule<Tr, Direction::Min, false>, L>::set();
+      if constexpr (kArg)
+        return last ? ArgKernels<ArgRule<Tr, Direction::Min, true>, L>::set()
+                    : ArgKernels<ArgRule<Tr, Direction::Min, false>, L>::set();
+      break;
     case PlanKind::ReduceMax:
-      return MaxKernels<Tr, L>::set();
+      if constexpr (kReduce) return MaxKernels<Tr, L>::set();
+      break;
     case PlanKind::Identity:
       break;
   }

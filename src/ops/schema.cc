@@ -53,6 +53,18 @@ constexpr OpVersion kVersions[] = {
 };
 #undef ARG_VERSIONS
 
+// The kernel type sets of schema.h are the union of the table's lists.
+constexpr TypeSet union_of_types(bool (*in_family)(OpType)) {
+  TypeSet set = 0;
+  for (const OpVersion& v : kVersions)
+    if (in_family(v.op)) set |= v.types;
+  return set;
+}
+constexpr bool is_arg_family(OpType op) { return op != OpType::ReduceMax; }
+constexpr bool is_reduce(OpType op) { return op == OpType::ReduceMax; }
+static_assert(union_of_types(is_arg_family) == kArgKernelTypes, "kArgKernelTypes must list every arg-kind type");
+static_assert(union_of_types(is_reduce) == kReduceKernelTypes, "kReduceKernelTypes must list every ReduceMax type");
+
 constexpr const char* kOpNames[] = {"ArgMax", "ArgMin", "ReduceMax", "Hardmax"};
 constexpr const char* kAttrNames[] = {"axis", "axes", "keepdims", "select_last_index", "noop_with_empty_axes"};
 

@@ -64,6 +64,18 @@ int first_version_with_attr(OpType op, Attr a);
 // Names of the types in a set, comma separated, for messages.
 std::string type_names(TypeSet set);
 
+// Every type some version of the operator family accepts: the arg kinds (ArgMax, ArgMin, and
+// Hardmax, whose kernels they are) and ReduceMax. Kernels are built for these only; schema.cc
+// checks them against the table.
+constexpr TypeSet kArgKernelTypes = type_bit(DType::Float64) | type_bit(DType::Float32) | type_bit(DType::Float16) |
+                                    type_bit(DType::BFloat16) | type_bit(DType::Int8) | type_bit(DType::Int16) |
+                                    type_bit(DType::Int32) | type_bit(DType::Int64) | type_bit(DType::Uint8) |
+                                    type_bit(DType::Uint16) | type_bit(DType::Uint32) | type_bit(DType::Uint64);
+constexpr TypeSet kReduceKernelTypes = type_bit(DType::Float64) | type_bit(DType::Float32) | type_bit(DType::Float16) |
+                                       type_bit(DType::BFloat16) | type_bit(DType::Int8) | type_bit(DType::Int32) |
+                                       type_bit(DType::Int64) | type_bit(DType::Uint8) | type_bit(DType::Uint32) |
+                                       type_bit(DType::Uint64) | type_bit(DType::Bool);
+
 // Iteration over the whole table (tests use it to sweep every version).
 int version_count();
 const OpVersion& version_at(int index);

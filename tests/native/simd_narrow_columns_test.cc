@@ -1,10 +1,10 @@
-// The narrow-column path of the column kernels (kernels/narrow_columns.h: columns narrower than a
-// tile, R rows read as one wide virtual row, each column's R candidates merged into its state)
-// against the trivial loop, for every dtype, ArgMax/ArgMin with both select_last values and
-// ReduceMax: every narrow width, row counts below and past the path's threshold with remainders,
-// misaligned starts, NaN anywhere (columns of NaN too, payloads that differ), signed zeros that
-// tie as the maximum, ties, and state carried from one call to the next with the second call's
-// rows numbered from the cut.
+// The narrow-column path of the column kernels (kernels/narrow_columns.h: rows narrower than four
+// tiles and not a whole number of them, R rows read as one wide virtual row, each column's R
+// candidates merged into its state) against the trivial loop, for every dtype, ArgMax/ArgMin with
+// both select_last values and ReduceMax: every width up to four tiles, row counts below and past
+// the path's threshold with remainders, misaligned starts, NaN anywhere (columns of NaN too,
+// payloads that differ), signed zeros that tie as the maximum, ties, and state carried from one
+// call to the next with the second call's rows numbered from the cut.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -94,9 +94,11 @@ template <DType D>
 void narrow_column_checks() {
   using L = typename ox::LanesFor<D>::type;
   using Rule = ox::ArgRule<ox::Traits<D>, ox::Direction::Max, false>;
-  constexpr int64_t tile = ox::ColumnScan<L, Rule, true>::kTile;  // narrower columns go this way
+  // Rows narrower than four tiles and not a whole number of them go this way; whole numbers of
+  // tiles are checked too (the usual way).
+  constexpr int64_t tile = ox::ColumnScan<L, Rule, true>::kTile;
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
-  for (int64_t w = 2; w < tile; ++w)
+  for (int64_t w = 2; w < 4 * tile; ++w)
     for (int64_t rows : row_counts(w, tile, sizeof(RawOf<D>)))
       for (int zeros = 0; zeros < (has_nan<D>() ? 2 : 1); ++zeros) {
         const Mix mix = static_cast<Mix>(rng() % 3);
