@@ -1,6 +1,7 @@
 #include "kernels/narrow_columns.h"
 
 #include <cstring>
+#include <utility>
 
 namespace ox {
 namespace {
@@ -11,26 +12,32 @@ constexpr int64_t kMaxSize = 8;             // bytes per element
 constexpr int64_t kBlockBytes = 16 * 1024;  // input per column call: in L1 while each group walks it
 // Fewer virtual rows do not pay for the start and the merge. Measured on rows under a tile against
 // the portable loop: 8 slower; 16 even for float32 and uint8, 2x faster for float16; 32 1.4-3x
-// faster for all three. Rows of a few tiles and a part, against the column kernels: 1-2x faster.
+// faster for all three. Rows of a few tiles and a part, and of whole tiles under a register group,
+// against the column kernels: 1-2x faster.
 constexpr int64_t kLeastVirtualRows = 32;
 
-int64_t gcd(int64_t a, int64_t b) { return b == 0 ? a : gcd(b, a % b); }
-
-// The narrowest whole number of tiles that is a whole number of rows: lcm(w, tile). (Wider virtual
-// rows, a register group's width, measured no faster and need more rows to pay off.)
-int64_t virtual_width(const NarrowColumnKernels& k, int64_t w) { return w / gcd(w, k.tile) * k.tile; }
+int64_t lcm(int64_t a, int64_t b) {
+  int64_t g = a;
+  for (int64_t h = b; h != 0;) g %= h, std::swap(g, h);
+  return a / g * b;
+}
 
 }  // namespace
 
+// Rows of a few tiles and a part: the narrowest whole number of tiles that is a whole number of
+// rows, lcm(w, tile). Whole tiles narrower than a register group: a whole number of groups,
+// lcm(w, group), so each pass over the rows keeps a group's registers busy.
 int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t width, int64_t stride) {
-  if (width < 2 || width >= kTiles * k.tile || width % k.tile == 0 || stride != width) return 0;
-  const int64_t p = virtual_width(k, width);
+  if (width < 2 || stride != width) return 0;
+  const bool part = width % k.tile != 0;
+  if (part ? width >= kTiles * k.tile : width >= k.group_width) return 0;
+  const int64_t p = lcm(width, part ? k.tile : k.group_width);
   return p <= kMaxVirtual && rows >= kLeastVirtualRows * (p / width) ? p : 0;
 }
 
-int64_t narrow_columns(const NarrowColumnKernels& k, const void* x, int64_t rows, int64_t width, int64_t first,
-                       void* best, int32_t* index) {
-  const int64_t p = virtual_width(k, width), r = p / width, virtual_rows = rows / r;
+int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, int64_t rows, int64_t width,
+                       int64_t first, void* best, int32_t* index) {
+  const int64_t r = p / width, virtual_rows = rows / r;
   alignas(16) char vbest[kMaxVirtual * kMaxSize];
   alignas(16) int32_t vindex[kMaxVirtual];
   k.fill_start(vbest, p);

@@ -1,7 +1,8 @@
 // Narrow columns run as wider virtual ones: rows narrower than a SIMD tile ([N, 3] over axis 0:
 // the bounding box of a point cloud; the best of N rows for each of a few classes), where the
-// column kernels would load a tile for 3 values, and rows of a few tiles plus a part ([N, 5]),
-// where a last tile overlapping the one before re-reads most of a vector. R consecutive rows of
+// column kernels would load a tile for 3 values; rows of a few tiles plus a part ([N, 5]), where a
+// last tile overlapping the one before re-reads most of a vector; and rows of a tile or two ([N, 4]
+// boxes), where each row pays a loop step for one vector. R consecutive rows of
 // width w (contiguous) read as one virtual row of P = R * w elements, P a multiple of the tile, so
 // virtual column q * w + c holds rows q, q + R, q + 2R, ... of real column c. The kernel set's
 // own column kernel reduces the virtual matrix into a local state at full vector width; each real
@@ -29,19 +30,21 @@ struct NarrowColumnKernels {
                 int32_t* index);
   int64_t size;         // bytes per element
   int64_t tile;         // the column kernel's narrowest width (ColumnScan::kTile)
+  int64_t group_width;  // columns one register group covers (ColumnScan::kGroup * kTile)
   bool tracks_index;
 };
 
 // The virtual width P for columns of `width`, or 0 when the path does not apply: `rows` contiguous
-// rows (stride == width) narrower than four tiles and not a whole number of tiles, enough of them
-// for 32 virtual rows.
+// rows (stride == width) either narrower than four tiles and not a whole number of tiles, or whole
+// tiles narrower than a register group; enough of them for 32 virtual rows.
 int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t width, int64_t stride);
 
-// `rows` rows of `width` elements (narrow_virtual_width > 0); row j has index first + j; column c
-// continues best[c] (index[c] for arg kinds). Returns how many leading rows it took (whole virtual
-// rows, or none): the caller's usual kernels do the rest from the state left.
-int64_t narrow_columns(const NarrowColumnKernels& k, const void* x, int64_t rows, int64_t width, int64_t first,
-                       void* best, int32_t* index);
+// `rows` rows of `width` elements as virtual rows of p = narrow_virtual_width(...) > 0 elements;
+// row j has index first + j; column c continues best[c] (index[c] for arg kinds). Returns how many
+// leading rows it took (whole virtual rows, or none): the caller's usual kernels do the rest from
+// the state left.
+int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, int64_t rows, int64_t width,
+                       int64_t first, void* best, int32_t* index);
 
 // Each real column's carried state (earliest) and its r candidates: virtual column q * width + c,
 // at row first + vindex * r + q. False, with nothing stored, when ReduceMax (no index) cannot tell

@@ -26,7 +26,7 @@ template <class Set, class Rule>
 constexpr NarrowColumnKernels narrow_kernels_of() {
   using Columns = typename Set::Columns;
   return {&Set::columns, &Set::fill_start, &narrow_merge<Rule, Columns::kTracksIndex>, sizeof(typename Set::Raw),
-          Columns::kTile, Columns::kTracksIndex};
+          Columns::kTile, Columns::kGroup * Columns::kTile, Columns::kTracksIndex};
 }
 
 template <class Set>
@@ -60,7 +60,8 @@ struct ArgKernels {
     Raw* b = static_cast<Raw*>(best);
     // Narrow rows as wide virtual ones where that applies; the rows left go the usual way.
     static constexpr NarrowColumnKernels narrow = narrow_kernels_of<ArgKernels, Rule>();
-    const int64_t done = narrow_virtual_width(narrow, n, width, stride) ? narrow_columns(narrow, in, n, width, first, b, index) : 0;
+    const int64_t p = narrow_virtual_width(narrow, n, width, stride);
+    const int64_t done = p ? narrow_columns(narrow, p, in, n, width, first, b, index) : 0;
     if (done == n) return;
     if (width < Columns::kTile) return arg_columns_portable<Rule>(in + done * stride, n - done, width, stride, first + done, b, index);
     Columns::run(in + done * stride, n - done, width, stride, first + done, b, index);
@@ -93,7 +94,8 @@ struct MaxKernels {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* a = static_cast<Raw*>(acc);
     static constexpr NarrowColumnKernels narrow = narrow_kernels_of<MaxKernels, Rule>();  // as in ArgKernels::columns
-    const int64_t done = narrow_virtual_width(narrow, n, width, stride) ? narrow_columns(narrow, in, n, width, 0, a, nullptr) : 0;
+    const int64_t p = narrow_virtual_width(narrow, n, width, stride);
+    const int64_t done = p ? narrow_columns(narrow, p, in, n, width, 0, a, nullptr) : 0;
     if (done == n) return;
     if (width < Columns::kTile) return max_columns_portable<Tr>(in + done * stride, n - done, width, stride, a);
     Columns::run(in + done * stride, n - done, width, stride, 0, a, nullptr);

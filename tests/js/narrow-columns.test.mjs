@@ -1,8 +1,8 @@
 // Narrow columns through the wasm build, against the reference: [N, w] over axis 0 (a point
 // cloud's bounding box, the best row for each of a few classes) and [A, N, w] over axis 1, for
-// every width under the dtype's column tile (2 to 15 for bytes) and some past it that are not a
-// whole number of tiles. The kernels read R rows as one wide virtual row and merge each column's
-// R candidates. Inputs past one staging buffer, so
+// every width under the dtype's column tile (2 to 15 for bytes) and some past it: whole tiles
+// under a register group and tiles and a part. The kernels read R rows as one wide virtual row
+// and merge each column's R candidates. Inputs past one staging buffer, so
 // chunk boundaries split rows; pools with many ties at the extremes or with rare extremes, with
 // or without rare NaN.
 // Replay a failure with OX_SEED=<seed> node --test tests/js/narrow-columns.test.mjs
@@ -43,7 +43,7 @@ test(`narrow columns match the reference for every kind and dtype (seed ${seed})
   const rng = prng(seed);
   for (const [type, size] of TYPES) {
     const tile = Math.max(4, 16 / size); // the column kernels' narrowest width
-    const widths = [...Array(tile - 2).keys()].map((k) => k + 2).concat([tile + 1, 2 * tile - 1, 3 * tile + 1]);
+    const widths = [...Array(tile - 2).keys()].map((k) => k + 2).concat([tile, tile + 1, 2 * tile - 1, 2 * tile, 3 * tile + 1]);
     for (const w of widths) {
       const values = pool(type, rng.int(VARIANTS), rng.int(2) === 1);
       // About 300 KiB: one staging buffer and part of a second.

@@ -1,6 +1,6 @@
 // The narrow-column path of the column kernels (kernels/narrow_columns.h: rows narrower than four
-// tiles and not a whole number of them, R rows read as one wide virtual row, each column's R
-// candidates merged into its state) against the trivial loop, for every dtype, ArgMax/ArgMin with
+// tiles and not a whole number of them, or whole tiles under a register group; R rows read as one
+// wide virtual row, each column's R candidates merged into its state) against the trivial loop, for every dtype, ArgMax/ArgMin with
 // both select_last values and ReduceMax: every width up to four tiles, row counts below and past
 // the path's threshold with remainders, misaligned starts, NaN anywhere (columns of NaN too,
 // payloads that differ), signed zeros that tie as the maximum, ties, and state carried from one
@@ -17,13 +17,23 @@ using ox::PlanKind;
 
 namespace {
 
+int64_t lcm(int64_t a, int64_t b) {
+  int64_t g = a;
+  for (int64_t h = b; h != 0;) g %= h, std::swap(g, h);
+  return a / g * b;
+}
+
 // Row counts from a few to several 16 KiB blocks of virtual rows, with remainders, and around
-// the path's threshold: 32 virtual rows of r = lcm(width, tile) / width rows each.
-std::vector<int64_t> row_counts(int64_t width, int64_t tile, int64_t size) {
-  int64_t g = tile;
-  for (int64_t a = width; a != 0;) g %= a, std::swap(g, a);
-  const int64_t r = tile / g, least = 32 * r, block_rows = 16 * 1024 / (width * size);
-  return {1, 5, 64, least - 1, least, least + r - 1, least + r + 1, 1000, 3 * block_rows + 7};
+// the path's threshold, 32 virtual rows of r rows each, for each virtual width the kinds may use
+// (lcm(width, tile) for a part of a tile; lcm(width, group) for whole tiles; groups differ by kind).
+std::vector<int64_t> row_counts(int64_t width, int64_t tile, std::vector<int64_t> groups, int64_t size) {
+  std::vector<int64_t> counts = {1, 5, 64, 1000, 3 * (16 * 1024 / (width * size)) + 7};
+  for (int64_t group : groups) {
+    const int64_t r = lcm(width, width % tile ? tile : group) / width, least = 32 * r;
+    for (int64_t n : {least - 1, least, least + r - 1, least + r + 1})
+      if (std::find(counts.begin(), counts.end(), n) == counts.end()) counts.push_back(n);
+  }
+  return counts;
 }
 
 template <DType D>
@@ -94,12 +104,15 @@ template <DType D>
 void narrow_column_checks() {
   using L = typename ox::LanesFor<D>::type;
   using Rule = ox::ArgRule<ox::Traits<D>, ox::Direction::Max, false>;
-  // Rows narrower than four tiles and not a whole number of them go this way; whole numbers of
-  // tiles are checked too (the usual way).
-  constexpr int64_t tile = ox::ColumnScan<L, Rule, true>::kTile;
+  // Rows narrower than four tiles go this way unless a whole number of tiles as wide as a
+  // register group or wider (those are checked too: the usual way).
+  using ArgColumns = ox::ColumnScan<L, Rule, true>;
+  using MaxColumns = ox::ColumnScan<L, Rule, false>;
+  constexpr int64_t tile = ArgColumns::kTile;
+  const std::vector<int64_t> groups = {ArgColumns::kGroup * tile, MaxColumns::kGroup * tile};
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
   for (int64_t w = 2; w < 4 * tile; ++w)
-    for (int64_t rows : row_counts(w, tile, sizeof(RawOf<D>)))
+    for (int64_t rows : row_counts(w, tile, groups, sizeof(RawOf<D>)))
       for (int zeros = 0; zeros < (has_nan<D>() ? 2 : 1); ++zeros) {
         const Mix mix = static_cast<Mix>(rng() % 3);
         const int offset = static_cast<int>(rng() % 4);
