@@ -13,14 +13,11 @@
 namespace ox {
 namespace {
 
-// Below these sizes the portable loops win: a row shorter than a few vectors, a row of columns
-// narrower than one SIMD tile.
+// Below this length the portable loop wins for a row (rows too short for it and too few for the
+// short-row path).
 template <class L>
 constexpr int64_t min_simd_row() { return 2 * L::kLanes; }
 
-// Whole slices of a column problem, for either kernel set below: side by side through the
-// short-row scratch when small, else one column call per slice (Set::columns is kept out of
-// line, so this adds no copy of it).
 // What the narrow-column path (narrow_columns.h) needs of a kernel set.
 template <class Set, class Rule>
 constexpr NarrowColumnKernels narrow_kernels_of() {
@@ -29,6 +26,28 @@ constexpr NarrowColumnKernels narrow_kernels_of() {
           Columns::kTile, Columns::kGroup * Columns::kTile, Columns::kTracksIndex};
 }
 
+// The column entry of either kernel set below (Set::columns, kept out of line): narrow rows as wide
+// virtual ones where that applies; the rows left go to the portable loop below a tile, else to
+// the column kernels.
+template <class Set, class Rule>
+void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first, void* best, int32_t* index) {
+  using Raw = typename Set::Raw;
+  using Columns = typename Set::Columns;
+  static constexpr NarrowColumnKernels narrow = narrow_kernels_of<Set, Rule>();
+  const Raw* in = static_cast<const Raw*>(x);
+  Raw* b = static_cast<Raw*>(best);
+  int32_t* at = Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
+  const int64_t p = narrow_virtual_width(narrow, n, width, stride);
+  const int64_t done = p ? narrow_columns(narrow, p, in, n, width, first, b, at) : 0;
+  if (done == n) return;
+  in += done * stride, n -= done, first += done;
+  if (width < Columns::kTile) return Set::portable_columns(in, n, width, stride, first, b, at);
+  Columns::run(in, n, width, stride, first, b, at);
+}
+
+// Whole slices of a column problem, for either kernel set below: side by side through the
+// short-row scratch when small, else one column call per slice (Set::columns is kept out of
+// line, so this adds no copy of it).
 template <class Set>
 void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
   using Raw = typename Set::Raw;
@@ -56,15 +75,11 @@ struct ArgKernels {
   }
   __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
                                                 void* best, int32_t* index) {
-    const Raw* in = static_cast<const Raw*>(x);
-    Raw* b = static_cast<Raw*>(best);
-    // Narrow rows as wide virtual ones where that applies; the rows left go the usual way.
-    static constexpr NarrowColumnKernels narrow = narrow_kernels_of<ArgKernels, Rule>();
-    const int64_t p = narrow_virtual_width(narrow, n, width, stride);
-    const int64_t done = p ? narrow_columns(narrow, p, in, n, width, first, b, index) : 0;
-    if (done == n) return;
-    if (width < Columns::kTile) return arg_columns_portable<Rule>(in + done * stride, n - done, width, stride, first + done, b, index);
-    Columns::run(in + done * stride, n - done, width, stride, first + done, b, index);
+    columns_of<ArgKernels, Rule>(x, n, width, stride, first, best, index);
+  }
+  static void portable_columns(const Raw* x, int64_t n, int64_t width, int64_t stride, int64_t first, Raw* best,
+                               int32_t* index) {
+    arg_columns_portable<Rule>(x, n, width, stride, first, best, index);
   }
   static void fill_start(void* best, int64_t count) {
     Raw* b = static_cast<Raw*>(best);
@@ -89,16 +104,12 @@ struct MaxKernels {
     if (length < min_simd_row<L>()) return max_rows_portable<Tr>(in, n, length, a);
     for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, 0, a + k, nullptr);
   }
-  __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t, void* acc,
-                                                int32_t*) {
-    const Raw* in = static_cast<const Raw*>(x);
-    Raw* a = static_cast<Raw*>(acc);
-    static constexpr NarrowColumnKernels narrow = narrow_kernels_of<MaxKernels, Rule>();  // as in ArgKernels::columns
-    const int64_t p = narrow_virtual_width(narrow, n, width, stride);
-    const int64_t done = p ? narrow_columns(narrow, p, in, n, width, 0, a, nullptr) : 0;
-    if (done == n) return;
-    if (width < Columns::kTile) return max_columns_portable<Tr>(in + done * stride, n - done, width, stride, a);
-    Columns::run(in + done * stride, n - done, width, stride, 0, a, nullptr);
+  __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
+                                                void* acc, int32_t* index) {
+    columns_of<MaxKernels, Rule>(x, n, width, stride, first, acc, index);
+  }
+  static void portable_columns(const Raw* x, int64_t n, int64_t width, int64_t stride, int64_t, Raw* acc, int32_t*) {
+    max_columns_portable<Tr>(x, n, width, stride, acc);
   }
   static void fill_start(void* acc, int64_t count) {
     Raw* a = static_cast<Raw*>(acc);
