@@ -1,13 +1,15 @@
 // The narrow-column path of the column kernels (kernels/narrow_columns.h: rows narrower than four
 // tiles and not a whole number of them, or whole tiles under a register group; R rows read as one
-// wide virtual row, each column's R candidates merged into its state) against the trivial loop, for every dtype, ArgMax/ArgMin with
-// both select_last values and ReduceMax: every width up to four tiles, row counts below and past
-// the path's threshold with remainders, misaligned starts, NaN anywhere (columns of NaN too,
-// payloads that differ), signed zeros that tie as the maximum, ties, and state carried from one
-// call to the next with the second call's rows numbered from the cut.
+// wide virtual row, each column's R candidates merged into its state) against the trivial loop,
+// for every dtype, ArgMax/ArgMin with both select_last values and ReduceMax: every width up to
+// four tiles, row counts below and past the path's threshold with remainders, misaligned starts,
+// NaN anywhere (columns of NaN too, payloads that differ), signed zeros that tie as the maximum,
+// ties, and state carried from one call to the next with the second call's rows numbered from the
+// cut.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <utility>
 
 #include "kernels/arg_columns_simd.h"
 #include "simd_support.h"
