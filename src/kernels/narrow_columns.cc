@@ -1,7 +1,7 @@
 #include "kernels/narrow_columns.h"
 
 #include <cstring>
-#include <utility>
+#include <numeric>
 
 namespace ox {
 namespace {
@@ -16,22 +16,16 @@ constexpr int64_t kBlockBytes = 16 * 1024;  // input per column call: in L1 whil
 // against the column kernels: 1-2x faster.
 constexpr int64_t kLeastVirtualRows = 32;
 
-int64_t lcm(int64_t a, int64_t b) {
-  int64_t g = a;
-  for (int64_t h = b; h != 0;) g %= h, std::swap(g, h);
-  return a / g * b;
-}
-
 }  // namespace
 
 // Rows of a few tiles and a part: the narrowest whole number of tiles that is a whole number of
 // rows, lcm(w, tile). Whole tiles narrower than a register group: a whole number of groups,
 // lcm(w, group), so each pass over the rows keeps a group's registers busy.
 int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t width, int64_t stride) {
-  if (width < 2 || stride != width) return 0;
+  if (width < 2 || width >= kMaxNarrowWidth || stride != width) return 0;
   const bool part = width % k.tile != 0;
   if (part ? width >= kTiles * k.tile : width >= k.group_width) return 0;
-  const int64_t p = lcm(width, part ? k.tile : k.group_width);
+  const int64_t p = std::lcm(width, part ? k.tile : k.group_width);
   return p <= kMaxVirtual && rows >= kLeastVirtualRows * (p / width) ? p : 0;
 }
 
@@ -41,7 +35,7 @@ int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, i
   alignas(16) char vbest[kMaxVirtual * kMaxSize];
   alignas(16) int32_t vindex[kMaxVirtual];
   k.fill_start(vbest, p);
-  std::memset(vindex, 0, static_cast<size_t>(p) * sizeof(int32_t));
+  if (k.tracks_index) std::memset(vindex, 0, static_cast<size_t>(p) * sizeof(int32_t));
   const char* in = static_cast<const char*>(x);
   int64_t block = kBlockBytes / (p * k.size);
   if (block < 1) block = 1;

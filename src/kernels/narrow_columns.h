@@ -20,8 +20,11 @@
 
 namespace ox {
 
+// Widths the path takes are under this (four of the widest tiles, and the widest register group).
+constexpr int64_t kMaxNarrowWidth = 64;
+
 struct NarrowColumnKernels {
-  // The set's column entry (KernelSet::columns) and start value (KernelSet::fill_start).
+  // The set's column kernels without the narrow step, and its start value (KernelSet::fill_start).
   void (*columns)(const void* x, int64_t rows, int64_t width, int64_t stride, int64_t first, void* best,
                   int32_t* index);
   void (*fill_start)(void* best, int64_t count);
@@ -55,9 +58,8 @@ bool narrow_merge(const void* vbest_bytes, const int32_t* vindex, int64_t width,
   using Raw = typename Rule::Raw;
   const Raw* vbest = static_cast<const Raw*>(vbest_bytes);
   Raw* best = static_cast<Raw*>(best_bytes);
-  constexpr int64_t kMaxWidth = 64;  // (narrow_virtual_width: under four of the widest tiles)
-  Raw value[kMaxWidth];
-  int64_t row[kMaxWidth];
+  Raw value[kMaxNarrowWidth];
+  int64_t row[kMaxNarrowWidth];
   for (int64_t c = 0; c < width; ++c) {
     Raw b = best[c];
     int64_t at = -1;  // -1: the carried state, before every candidate

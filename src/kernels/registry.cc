@@ -18,36 +18,44 @@ namespace {
 template <class L>
 constexpr int64_t min_simd_row() { return 2 * L::kLanes; }
 
+// The column kernels without the narrow step: the portable loop below a tile, else ColumnScan.
+// Out of line, one copy per kernel set: the entry below calls it, and so does the narrow path for
+// its virtual rows, which must not take the narrow step a second time.
+template <class Set>
+__attribute__((noinline)) void direct_columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
+                                              void* best, int32_t* index) {
+  using Raw = typename Set::Raw;
+  const Raw* in = static_cast<const Raw*>(x);
+  Raw* b = static_cast<Raw*>(best);
+  if (width < Set::Columns::kTile) return Set::portable_columns(in, n, width, stride, first, b, index);
+  Set::Columns::run(in, n, width, stride, first, b, index);
+}
+
 // What the narrow-column path (narrow_columns.h) needs of a kernel set.
 template <class Set, class Rule>
 constexpr NarrowColumnKernels narrow_kernels_of() {
   using Columns = typename Set::Columns;
-  return {&Set::columns, &Set::fill_start, &narrow_merge<Rule, Columns::kTracksIndex>, sizeof(typename Set::Raw),
+  return {&direct_columns<Set>, &Set::fill_start, &narrow_merge<Rule, Columns::kTracksIndex>, sizeof(typename Set::Raw),
           Columns::kTile, Columns::kGroup * Columns::kTile, Columns::kTracksIndex};
 }
 
-// The column entry of either kernel set below (Set::columns, kept out of line): narrow rows as wide
-// virtual ones where that applies; the rows left go to the portable loop below a tile, else to
+// The column entry of either kernel set below (Set::columns, out of line so column_slices adds no
+// copy): narrow rows as wide virtual ones where that applies, the rows left (or all) straight to
 // the column kernels.
 template <class Set, class Rule>
 void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first, void* best, int32_t* index) {
   using Raw = typename Set::Raw;
-  using Columns = typename Set::Columns;
   static constexpr NarrowColumnKernels narrow = narrow_kernels_of<Set, Rule>();
-  const Raw* in = static_cast<const Raw*>(x);
-  Raw* b = static_cast<Raw*>(best);
-  int32_t* at = Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
+  int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
   const int64_t p = narrow_virtual_width(narrow, n, width, stride);
-  const int64_t done = p ? narrow_columns(narrow, p, in, n, width, first, b, at) : 0;
-  if (done == n) return;
-  in += done * stride, n -= done, first += done;
-  if (width < Columns::kTile) return Set::portable_columns(in, n, width, stride, first, b, at);
-  Columns::run(in, n, width, stride, first, b, at);
+  const int64_t done = p ? narrow_columns(narrow, p, x, n, width, first, best, at) : 0;
+  if (done < n)
+    direct_columns<Set>(static_cast<const Raw*>(x) + done * stride, n - done, width, stride, first + done, best, at);
 }
 
 // Whole slices of a column problem, for either kernel set below: side by side through the
-// short-row scratch when small, else one column call per slice (Set::columns is kept out of
-// line, so this adds no copy of it).
+// short-row scratch when small, else one column call per slice (the kernels themselves are out of
+// line in direct_columns, so this adds no copy of them).
 template <class Set>
 void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
   using Raw = typename Set::Raw;

@@ -33,6 +33,26 @@ enum class Semantics : uint8_t {
   HardmaxAlongAxis,  // Hardmax 13
 };
 
+// Type lists exactly as ../shared/spec and api.md give them (the table in schema.cc uses them).
+constexpr TypeSet kArgTypes = type_bit(DType::Float64) | type_bit(DType::Float32) | type_bit(DType::Float16) |
+                              type_bit(DType::Int16) | type_bit(DType::Int32) | type_bit(DType::Int64) |
+                              type_bit(DType::Int8) | type_bit(DType::Uint16) | type_bit(DType::Uint32) |
+                              type_bit(DType::Uint64) | type_bit(DType::Uint8);
+constexpr TypeSet kArgTypes13 = kArgTypes | type_bit(DType::BFloat16);
+constexpr TypeSet kReduceTypes1 = type_bit(DType::Float64) | type_bit(DType::Float32) | type_bit(DType::Float16) |
+                                  type_bit(DType::Int32) | type_bit(DType::Int64) | type_bit(DType::Uint32) |
+                                  type_bit(DType::Uint64);
+constexpr TypeSet kReduceTypes12 = kReduceTypes1 | type_bit(DType::Int8) | type_bit(DType::Uint8);
+constexpr TypeSet kReduceTypes13 = kReduceTypes12 | type_bit(DType::BFloat16);
+constexpr TypeSet kReduceTypes20 = kReduceTypes13 | type_bit(DType::Bool);
+constexpr TypeSet kHardmaxTypes = type_bit(DType::Float64) | type_bit(DType::Float32) | type_bit(DType::Float16);
+constexpr TypeSet kHardmaxTypes13 = kHardmaxTypes | type_bit(DType::BFloat16);
+
+// The types kernels are built for (kernels/registry.cc): every type some version takes, of the arg
+// kinds (ArgMax, ArgMin, and Hardmax, which runs their kernels) and of ReduceMax.
+constexpr TypeSet kArgKernelTypes = kArgTypes13 | kHardmaxTypes13;
+constexpr TypeSet kReduceKernelTypes = kReduceTypes20;
+
 constexpr int kMaxAttrsPerVersion = 3;
 
 struct OpVersion {
@@ -63,18 +83,6 @@ int first_version_accepting(OpType op, DType t);
 int first_version_with_attr(OpType op, Attr a);
 // Names of the types in a set, comma separated, for messages.
 std::string type_names(TypeSet set);
-
-// Every type some version of the operator family accepts: the arg kinds (ArgMax, ArgMin, and
-// Hardmax, whose kernels they are) and ReduceMax. Kernels are built for these only; schema.cc
-// checks them against the table.
-constexpr TypeSet kArgKernelTypes = type_bit(DType::Float64) | type_bit(DType::Float32) | type_bit(DType::Float16) |
-                                    type_bit(DType::BFloat16) | type_bit(DType::Int8) | type_bit(DType::Int16) |
-                                    type_bit(DType::Int32) | type_bit(DType::Int64) | type_bit(DType::Uint8) |
-                                    type_bit(DType::Uint16) | type_bit(DType::Uint32) | type_bit(DType::Uint64);
-constexpr TypeSet kReduceKernelTypes = type_bit(DType::Float64) | type_bit(DType::Float32) | type_bit(DType::Float16) |
-                                       type_bit(DType::BFloat16) | type_bit(DType::Int8) | type_bit(DType::Int32) |
-                                       type_bit(DType::Int64) | type_bit(DType::Uint8) | type_bit(DType::Uint32) |
-                                       type_bit(DType::Uint64) | type_bit(DType::Bool);
 
 // Iteration over the whole table (tests use it to sweep every version).
 int version_count();

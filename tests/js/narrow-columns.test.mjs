@@ -9,15 +9,10 @@
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
 import { checkAgainstReference, prng, seedFromEnvironment } from './helpers.mjs';
-import { bfloat16Value, float16Value } from './reference.mjs';
-import { isFloatType, nansOf, numbersOf, randomTensor } from './values.mjs';
+import { TYPES } from './reference.mjs';
+import { isFloatType, nansOf, numberOf, numbersOf, randomTensor } from './values.mjs';
 
-const TYPES = [
-  ['float32', 4], ['float16', 2], ['bfloat16', 2], ['float64', 8], ['uint8', 1], ['int8', 1], ['int32', 4], ['int64', 8],
-];
-
-const numberOf = (type, v) =>
-  type === 'float16' ? float16Value(v) : type === 'bfloat16' ? bfloat16Value(v) : Number(v);
+const TESTED = ['float32', 'float16', 'bfloat16', 'float64', 'uint8', 'int8', 'int32', 'int64'];
 
 // The type's pool (many ties at the extremes, ±inf, ±0); its small values (|v| <= 3) repeated with
 // each other value once, so a column's extreme is rare and anywhere; for the float types also
@@ -41,7 +36,8 @@ const seed = seedFromEnvironment(Date.now() % 2 ** 31);
 test(`narrow columns match the reference for every kind and dtype (seed ${seed})`, async () => {
   await init();
   const rng = prng(seed);
-  for (const [type, size] of TYPES) {
+  for (const type of TESTED) {
+    const size = TYPES[type].array.BYTES_PER_ELEMENT;
     const tile = Math.max(4, 16 / size); // the column kernels' narrowest width
     const widths = [...Array(tile - 2).keys()].map((k) => k + 2).concat([tile, tile + 1, 2 * tile - 1, 2 * tile, 3 * tile + 1]);
     for (const w of widths) {

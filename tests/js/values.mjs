@@ -26,13 +26,15 @@ export const POOLS = Object.freeze({
 /** True for the float families, where NaN and ±0 exist. */
 export const isFloatType = (type) => ['float', 'float16', 'bfloat16'].includes(TYPES[type].family);
 
-/** Whether v (16-bit floats: their bits) is a NaN of `type`. */
-export function isNanValue(type, v) {
+/** The number a stored value v of `type` stands for (16-bit floats are stored as bits). */
+export function numberOf(type, v) {
   const family = TYPES[type].family;
-  if (family === 'float16') return Number.isNaN(float16Value(v));
-  if (family === 'bfloat16') return Number.isNaN(bfloat16Value(v));
-  return typeof v === 'number' && Number.isNaN(v);
+  if (family === 'float16') return float16Value(v);
+  if (family === 'bfloat16') return bfloat16Value(v);
+  return Number(v);
 }
+/** Whether v (16-bit floats: their bits) is a NaN of `type`. */
+export const isNanValue = (type, v) => Number.isNaN(numberOf(type, v));
 /** The type's pool without its NaNs, and its NaNs alone. */
 export const numbersOf = (type) => POOLS[type].filter((v) => !isNanValue(type, v));
 export const nansOf = (type) => POOLS[type].filter((v) => isNanValue(type, v));
