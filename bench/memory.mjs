@@ -58,6 +58,9 @@ const steps = [
   ['argMin axis -1 [N,2]', () => argMin(reshaped(-1, 2), { axis: -1 })],
   ['hardmax axis 0 [2,N]', () => hardmax(reshaped(2, -1), { axis: 0 })],
   ['reduceMax [1,3] rank 4', () => reduceMax(reshaped(64, 2, -1, 2), { axes: [1, 3] })],
+  // Fed gathered: the blocks of a reduced leading axis fold into the same outputs.
+  ['reduceMax [0,2] [2,N,2]', () => reduceMax(reshaped(2, -1, 2), { axes: [0, 2] })],
+  ['reduceMax [0,2] [2,4,2,N]', () => reduceMax(reshaped(2, 4, 2, -1), { axes: [0, 2] })],
 ];
 let peakHeap = heapSize();
 let peakRss = 0;
@@ -66,7 +69,7 @@ for (const [name, run] of steps) {
   const rss = process.memoryUsage().rss;
   peakRss = Math.max(peakRss, rss);
   peakHeap = Math.max(peakHeap, heapSize());
-  console.log(`${name.padEnd(24)} output ${fmt(out.data.byteLength).padStart(10)}; rss ${fmt(rss)}, wasm heap ${fmt(heapSize())}`);
+  console.log(`${name.padEnd(26)} output ${fmt(out.data.byteLength).padStart(10)}; rss ${fmt(rss)}, wasm heap ${fmt(heapSize())}`);
   out = null;
   settle();
 }

@@ -25,11 +25,15 @@ namespace {
 // input in row-major order; see ox::column_tile_width); at kWindowWord, 1 when the state is
 // windowed (ox::Execution): the caller reads the outputs that are final after each feed, before
 // the next; feed() and feed_tile() keep the two words after it current: the count of final states
-// and the state in the window's slot 0 (Hardmax winners are read from there).
+// and the state in the window's slot 0 (Hardmax winners are read from there). At kGatherWord, the
+// number of blocks when the plan is fed gathered (ox::Execution::feed_gathered), else 0; then the
+// address of the blocks' input offsets (doubles) and the next window (ox::GatherWindow: offset,
+// runs, length, stride), kept current by feed_gathered().
 constexpr int kHardmaxWords = 4 + ox::kMaxRank;
 constexpr int kTileWidthWord = kHardmaxWords + 4;
 constexpr int kWindowWord = kTileWidthWord + 1;
-constexpr int kResponseWords = kWindowWord + 3;
+constexpr int kGatherWord = kWindowWord + 3;
+constexpr int kResponseWords = kGatherWord + 6;
 
 double g_request_words[ox::kMaxWireWords];
 double g_response_words[kResponseWords];
@@ -42,6 +46,19 @@ bool g_ready = false;  // a successful prepare() whose output can be read
 int fail(std::string message) {
   g_last_error = std::move(message);
   return 1;
+}
+
+void report_window() {
+  g_response_words[kWindowWord + 1] = static_cast<double>(g_execution.final_states());
+  g_response_words[kWindowWord + 2] = static_cast<double>(g_execution.window_first());
+}
+
+void report_gather() {
+  const ox::GatherWindow w = g_execution.next_gather();
+  g_response_words[kGatherWord + 2] = static_cast<double>(w.offset);
+  g_response_words[kGatherWord + 3] = static_cast<double>(w.runs);
+  g_response_words[kGatherWord + 4] = static_cast<double>(w.length);
+  g_response_words[kGatherWord + 5] = static_cast<double>(w.stride);
 }
 
 int prepare(int word_count, double staging_bytes) {
@@ -69,13 +86,12 @@ int prepare(int word_count, double staging_bytes) {
   g_response_words[kTileWidthWord] = static_cast<double>(ox::column_tile_width(plan, static_cast<int64_t>(staging_bytes)));
   g_response_words[kWindowWord] = g_execution.windowed() ? 1 : 0;
   g_response_words[kWindowWord + 1] = g_response_words[kWindowWord + 2] = 0;
+  const bool gathered = g_execution.gathered();
+  g_response_words[kGatherWord] = gathered ? static_cast<double>(g_execution.gather_blocks()) : 0;
+  g_response_words[kGatherWord + 1] = gathered ? static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.gather_offsets())) : 0;
+  if (gathered) report_gather();
   g_ready = true;
   return 0;
-}
-
-void report_window() {
-  g_response_words[kWindowWord + 1] = static_cast<double>(g_execution.final_states());
-  g_response_words[kWindowWord + 2] = static_cast<double>(g_execution.window_first());
 }
 
 int feed(uintptr_t data, double count) {
@@ -96,6 +112,16 @@ int feed_tile(uintptr_t data, double outer_index, double first_column, double wi
   g_execution.feed_tile(reinterpret_cast<const void*>(data), static_cast<int64_t>(outer_index),
                         static_cast<int64_t>(first_column), static_cast<int64_t>(width));
   if (g_execution.windowed()) report_window();
+  return 0;
+}
+
+// The next gathered window (response words at kGatherWord), packed at `data`.
+int feed_gathered(uintptr_t data) {
+  if (!g_ready || !g_execution.gathered() || g_execution.fed() >= g_execution.plan().input_count)
+    return fail("onnx-extrema: input fed out of order (internal error)");
+  g_execution.feed_gathered(reinterpret_cast<const void*>(data));
+  report_window();
+  report_gather();
   return 0;
 }
 
@@ -222,6 +248,7 @@ EMSCRIPTEN_BINDINGS(onnx_extrema) {
   emscripten::function("_prepare", &prepare);
   emscripten::function("_feed", &feed);
   emscripten::function("_feedTile", &feed_tile);
+  emscripten::function("_feedGathered", &feed_gathered);
   emscripten::function("_writeOutput", &write_output);
   emscripten::function("_finish", &finish);
   emscripten::function("_run", &run);
@@ -239,6 +266,7 @@ EMSCRIPTEN_BINDINGS(onnx_extrema) {
   emscripten::constant("HARDMAX_WORDS", kHardmaxWords);
   emscripten::constant("TILE_WIDTH_WORD", kTileWidthWord);
   emscripten::constant("WINDOW_WORD", kWindowWord);
+  emscripten::constant("GATHER_WORD", kGatherWord);
   emscripten::constant("FLOAT16_ONE", ox::Float16Format::kOne);
   emscripten::constant("BFLOAT16_ONE", ox::BFloat16Format::kOne);
   emscripten::function("_requestAddress", &request_address);

@@ -341,11 +341,12 @@ void read_piece(const ox::Execution& ex, std::vector<uint8_t>& out, int out_size
 // ---- windowed state ------------------------------------------------------------------------------
 
 // Windowed, as js/engine.js streams a large input: start with a staging size (tiny here, so small
-// plans are windowed), row-major chunks of at most the staging buffer (larger ones where
-// feed_accepts allows them: it must be right to), some slices first as column tiles of random
-// widths where the plan takes them (as wide as the window allows), and after every feed the outputs
-// that became final read in random pieces, before the next feed drops them. Checks can_write on
-// every piece, that it refuses outputs dropped or not yet final, and that each output is read once.
+// plans are windowed), gathered windows where the plan is gathered, else row-major chunks of at
+// most the staging buffer (larger ones where feed_accepts allows them: it must be right to), some
+// slices first as column tiles of random widths where the plan takes them (as wide as the window
+// allows), and after every feed the outputs that became final read in random pieces, before the
+// next feed drops them. Checks can_write on every piece, that it refuses outputs dropped or not yet
+// final, and that each output is read once.
 std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, FuzzedDataProvider& in) {
   const int size = oxfuzz::code_size(x.code);
   const int out_size = oxfuzz::code_size(static_cast<int>(plan.output_dtype));
@@ -389,6 +390,14 @@ std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, c
     }
   };
 
+  // Gathered windows, the only feeding a gathered plan takes.
+  if (ex.gathered() && ex.feed_accepts(1)) fail("feed_accepts accepted a row-major feed while gathered", "");
+  while (ex.gathered() && ex.fed() < total) {
+    const ox::GatherWindow w = ex.next_gather();
+    if (w.states < 1 || w.states > ex.held_states() || ex.gather_blocks() * w.runs * w.length > staging_elements)
+      fail("a gathered window larger than the window or the staging buffer", std::to_string(w.states));
+    after_feed(stage::feed_gathered_window(ex, x.bytes.data(), size));
+  }
   // Column tiles over some slices (column_tile_width itself is 0 for plans this small).
   if (ox::takes_column_tiles(plan) && in.ConsumeIntegralInRange(0, 2) == 0) feed_tiles(ex, plan, x, size, in, after_feed);
   Pieces feed(in);

@@ -1,10 +1,11 @@
 // runNode: the one call path of every operator. Validates the tensor-likes' form, writes the
 // request, lets the core resolve it, streams the input through a small staging buffer (each chunk
 // reduced while in cache; the heap never holds the whole tensor), and copies the output out.
-// Wide column plans stream as column tiles instead (feedTiles). An input that fits in the staging
-// buffer (or already is in wasm memory) makes the whole call a single crossing into wasm
-// (bindings' run(), where a request repeating an earlier one reuses its plan); no view or string
-// is made per call. Hardmax's one-hot output is built here from the winning indices.
+// Wide column plans stream as column tiles instead (feedTiles), and large multi-axis ReduceMax
+// plans gathered (feedGathered). An input that fits in the staging buffer (or already is in wasm
+// memory) makes the whole call a single crossing into wasm (bindings' run(), where a request
+// repeating an earlier one reuses its plan); no view or string is made per call. Hardmax's
+// one-hot output is built here from the winning indices.
 import { DTYPES, DTYPE_NAME_BY_CODE, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
 import { Tensor, readTensorLike } from './tensor.js';
@@ -29,6 +30,7 @@ function newSession(M) {
     step: M._responseAddress() / 8 + M.HARDMAX_WORDS, // outer, reduce, inner, Hardmax winners
     tileWidth: M._responseAddress() / 8 + M.TILE_WIDTH_WORD,
     window: M._responseAddress() / 8 + M.WINDOW_WORD, // windowed?, then final states, window's first state
+    gather: M._responseAddress() / 8 + M.GATHER_WORD, // blocks (0: not gathered), offsets, next window
     float16One: M.FLOAT16_ONE,
     bfloat16One: M.BFLOAT16_ONE,
   };
@@ -260,10 +262,39 @@ function feedTiles(s, input, width, drain) {
   }
 }
 
-// Streams the input as column tiles where the core gave a tile width, else in row-major chunks.
+// A windowed plan with prefix axes (ReduceMax over axes [0, 2] of [2, N, 2]) folds several blocks
+// of the input into the same outputs: the core asks for its input gathered, a window of outputs
+// at a time (src/exec/execution.h: GatherWindow). Each feed packs, from every block (at the input
+// offsets the core listed), `runs` runs of `length` elements `stride` apart, block after block.
+function feedGathered(s, input, blocks, drain) {
+  const { M, staging } = s;
+  const g = s.gather;
+  const { viewName, source, unit } = stagingSource(input);
+  const offsets = heap(s).HEAPF64[g + 1] / 8;
+  for (let fed = 0, total = input.data.length; fed < total; ) {
+    const words = heap(s).HEAPF64;
+    const offset = words[g + 2], runs = words[g + 3], length = words[g + 4], stride = words[g + 5];
+    const view = heap(s)[viewName ?? 'HEAPU8'];
+    const size = length * unit;
+    let to = staging / view.BYTES_PER_ELEMENT;
+    for (let b = 0; b < blocks; b += 1) {
+      for (let r = 0, from = (words[offsets + b] + offset) * unit; r < runs; r += 1, from += stride * unit, to += size)
+        view.set(source.subarray(from, from + size), to);
+    }
+    check(M, M._feedGathered(staging));
+    fed += blocks * runs * length;
+    if (drain) drain();
+  }
+}
+
+// Streams the input gathered or as column tiles where the core asks for that, else in row-major
+// chunks.
 function streamInput(s, input, drain) {
-  const tileWidth = heap(s).HEAPF64[s.tileWidth];
-  if (tileWidth > 0) feedTiles(s, input, tileWidth, drain);
+  const words = heap(s).HEAPF64;
+  const tileWidth = words[s.tileWidth];
+  const blocks = words[s.gather];
+  if (blocks > 0) feedGathered(s, input, blocks, drain);
+  else if (tileWidth > 0) feedTiles(s, input, tileWidth, drain);
   else feedInput(s, input, drain);
 }
 

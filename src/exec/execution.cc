@@ -33,6 +33,25 @@ int64_t column_tile_width(const Plan& plan, int64_t staging_bytes) {
   return width * size >= kMinTileRowBytes && width < plan.inner ? width : 0;
 }
 
+GatherShape gather_shape(const Plan& plan, int64_t staging_bytes) {
+  GatherShape g;
+  if (plan.kind == PlanKind::Identity || plan.prefix_count == 0 || plan.input_count == 0 || staging_bytes <= 0) return g;
+  int64_t blocks = 1;
+  for (int p = 0; p < plan.prefix_count; ++p)
+    if (plan.prefix_output_stride[p] == 0) blocks *= plan.prefix_extent[p];
+  const int64_t per_block = staging_bytes / dtype_size(plan.input_dtype) / blocks;  // elements
+  if (per_block >= plan.reduce * plan.inner) {
+    g.slices = min64(per_block / (plan.reduce * plan.inner), plan.outer);
+  } else if (per_block >= plan.reduce) {
+    const int64_t width = per_block / plan.reduce;  // < inner
+    g.columns = width >= kTileAlignment ? width / kTileAlignment * kTileAlignment : width;
+  } else {
+    return g;
+  }
+  g.blocks = blocks;
+  return g;
+}
+
 // The plan's fields, its arrays only within their counts: a Plan is ~1.6 KB of rank-64 arrays of
 // which a call uses a few entries, and start() runs on every call.
 static_assert(sizeof(Plan) == 72 + 3 * sizeof(int64_t) * kMaxRank, "Plan changed: copy its new field in copy_plan");
@@ -58,6 +77,9 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
   position_ = 0;
   between_tiles_ = false;
   windowed_ = false;
+  gathered_ = false;
+  gather_ = GatherShape();
+  gathered_states_ = 0;
   window_first_ = 0;
   if (plan.kind == PlanKind::Identity) return Status::ok();
   if (!select_kernels(plan.kind, plan.input_dtype, plan.select_last, &kernels_))
@@ -70,6 +92,9 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
                          : plan.kind != PlanKind::Hardmax ? plan.output_count
                                                           : plan.outer * plan.inner;
   plan_window(states, staging_bytes, window_above_bytes);
+  if (gathered_ && !gather_offsets_.reserve(static_cast<size_t>(gather_.blocks) * sizeof(double)))
+    return Status::error("out of memory: the call needs " + std::to_string(gather_.blocks * 8) + " bytes of working memory");
+  if (gathered_) fill_gather_offsets();
   const double best_bytes = static_cast<double>(capacity_) * input_size_;
   const double index_bytes = kernels_.tracks_index ? static_cast<double>(capacity_) * 4 : 0;
   if (best_bytes + index_bytes > static_cast<double>(SIZE_MAX / 2) ||
@@ -82,26 +107,29 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
 }
 
 // Sets the unit that makes states final and, when the full state (`states`) is over
-// `window_above_bytes` and a window would be smaller, the window held instead.
+// `window_above_bytes` and a window would be smaller, the window held instead: gathered for a
+// plan with prefix axes, else over row-major chunks or column tiles.
 void Execution::plan_window(int64_t states, int64_t staging_bytes, int64_t window_above_bytes) {
   const Plan& plan = plan_;
-  // A reduced leading prefix axis folds every block into the same outputs: nothing is final
-  // before the end.
   if (plan.input_count == 0) {
     unit_states_ = unit_inputs_ = 1;
   } else if (plan.prefix_count == 0) {
     unit_states_ = plan.inner;
     unit_inputs_ = plan.reduce * plan.inner;
-  } else if (plan.prefix_output_stride[0] != 0) {
-    unit_states_ = plan.prefix_output_stride[0];
-    unit_inputs_ = plan.input_count / plan.prefix_extent[0];
-  } else {
+  } else {  // prefix blocks fold into the same outputs: in row-major order nothing is final before the end
     unit_states_ = states;
     unit_inputs_ = plan.input_count;
   }
-  capacity_ = states;  // (windowed_ is false from start())
+  capacity_ = states;  // (windowed_ and gathered_ are false from start())
   const int64_t state_size = input_size_ + (kernels_.tracks_index ? 4 : 0);
   if (staging_bytes <= 0 || static_cast<double>(states) * state_size <= static_cast<double>(window_above_bytes)) return;
+  if (plan.prefix_count > 0) {
+    gather_ = gather_shape(plan, staging_bytes);
+    const int64_t window = gather_.slices > 0 ? gather_.slices * plan.inner : gather_.columns;
+    gathered_ = windowed_ = gather_.blocks > 0 && window < states;
+    if (windowed_) capacity_ = window;
+    return;
+  }
   // A row-major chunk of the staging buffer (L elements) reaches past the part-done unit into
   // at most ceil(L / V) more units, and into no more than L of their states (see
   // states_touched_after).
@@ -112,6 +140,86 @@ void Execution::plan_window(int64_t states, int64_t staging_bytes, int64_t windo
   const int64_t window = tile > 0 ? tile : unit_states_ + beyond;
   windowed_ = window < states;
   if (windowed_) capacity_ = window;
+}
+
+// Input strides of the prefix axes, outermost first (a step block spans outer x reduce x inner).
+static void prefix_input_strides(const Plan& plan, int64_t* stride) {
+  int64_t s = plan.outer * plan.reduce * plan.inner;
+  for (int p = plan.prefix_count - 1; p >= 0; --p) {
+    stride[p] = s;
+    s *= plan.prefix_extent[p];
+  }
+}
+
+// The input offset of each block of the first group: the reduced prefix indices in row-major
+// order (the order row-major input brings them to an output, so each output sees its values in
+// the same order as when fed row-major: the same bits for ties of -0 and +0 or of NaN payloads).
+void Execution::fill_gather_offsets() {
+  const Plan& plan = plan_;
+  int64_t stride[kMaxRank], digit[kMaxRank] = {};
+  prefix_input_strides(plan, stride);
+  double* offsets = reinterpret_cast<double*>(gather_offsets_.data());
+  int64_t at = 0;
+  for (int64_t b = 0; b < gather_.blocks; ++b) {
+    offsets[b] = static_cast<double>(at);
+    for (int p = plan.prefix_count - 1; p >= 0; --p) {  // the odometer of the reduced axes
+      if (plan.prefix_output_stride[p] != 0) continue;
+      at += stride[p];
+      if (++digit[p] < plan.prefix_extent[p]) break;
+      at -= digit[p] * stride[p];
+      digit[p] = 0;
+    }
+  }
+}
+
+GatherWindow Execution::next_gather() const {
+  GatherWindow w;
+  const Plan& plan = plan_;
+  if (!gathered_ || position_ >= plan.input_count) return w;
+  const int64_t group_states = plan.outer * plan.inner;
+  int64_t group = gathered_states_ / group_states;
+  const int64_t within = gathered_states_ % group_states;
+  int64_t stride[kMaxRank];
+  prefix_input_strides(plan, stride);
+  for (int p = plan.prefix_count - 1; p >= 0; --p) {  // the group's kept prefix indices
+    if (plan.prefix_output_stride[p] == 0) continue;
+    w.offset += group % plan.prefix_extent[p] * stride[p];
+    group /= plan.prefix_extent[p];
+  }
+  const int64_t o = within / plan.inner, c = within % plan.inner;
+  w.offset += o * plan.reduce * plan.inner + c;
+  if (gather_.slices > 0) {  // whole outer slices of each block
+    const int64_t slices = min64(gather_.slices, plan.outer - o);
+    w.runs = 1;
+    w.length = slices * plan.reduce * plan.inner;
+    w.states = slices * plan.inner;
+  } else {  // columns [c, c + width) of every reduced row of outer slice o of each block
+    w.runs = plan.reduce;
+    w.length = w.states = min64(gather_.columns, plan.inner - c);
+    w.stride = plan.inner;
+  }
+  return w;
+}
+
+void Execution::feed_gathered(const void* data) {
+  slide_window();
+  const GatherWindow w = next_gather();
+  const int64_t reduce = plan_.reduce, inner = plan_.inner;
+  char* best = best_.data() + (gathered_states_ - window_first_) * input_size_;
+  int32_t* index = reinterpret_cast<int32_t*>(index_.data()) + (gathered_states_ - window_first_);
+  const char* x = static_cast<const char*>(data);
+  if (w.runs == 1) {  // each block in turn, in order: their whole slices fold into the same states
+    const int64_t slices = w.states / inner;
+    for (int64_t b = 0; b < gather_.blocks; ++b, x += w.length * input_size_) {
+      if (inner == 1) kernels_.rows(x, slices, reduce, 0, best, index);
+      else kernels_.slices(x, slices, reduce, inner, best, index);
+    }
+  } else {  // the reduced rows of every block, packed in order: one column problem
+    kernels_.columns(x, gather_.blocks * reduce, w.length, w.length, 0, best, index);
+  }
+  // (Only ReduceMax has prefix axes, so no index restarts from 0 at the next block.)
+  position_ += gather_.blocks * w.runs * w.length;
+  gathered_states_ += w.states;
 }
 
 void Execution::reset_slots(int64_t first, int64_t end) {
@@ -135,14 +243,18 @@ void Execution::slide_window() {
   window_first_ = final;
 }
 
-// Inside a tiled slice the tiles so far are done (a tile covers every reduced row of its columns);
-// else whole units are.
+// Gathered, every window fed so far is done; inside a tiled slice the tiles so far are (a tile
+// covers every reduced row of its columns); else whole units are.
 int64_t Execution::final_states() const {
+  if (gathered_) return gathered_states_;
   return between_tiles_ ? position_ / plan_.reduce : states_final_after(position_);
 }
 
-// The end of the states holding partial results: none past the final ones between tiles.
-int64_t Execution::touched_end() const { return between_tiles_ ? final_states() : states_touched_after(position_); }
+// The end of the states holding partial results: none past the final ones between tiles or
+// gathered windows.
+int64_t Execution::touched_end() const {
+  return between_tiles_ || gathered_ ? final_states() : states_touched_after(position_);
+}
 
 // States final once `position` elements were fed in row-major order: those of whole units.
 int64_t Execution::states_final_after(int64_t position) const { return position / unit_inputs_ * unit_states_; }
@@ -159,7 +271,7 @@ int64_t Execution::states_touched_after(int64_t position) const {
 }
 
 bool Execution::feed_accepts(int64_t count) const {
-  if (count < 0 || count > plan_.input_count - position_ || between_tiles_) return false;
+  if (count < 0 || count > plan_.input_count - position_ || between_tiles_ || gathered_) return false;
   if (!windowed_ || count == 0) return true;
   // After the slide the window starts at the final states.
   return states_touched_after(position_ + count) - final_states() <= capacity_;
@@ -325,6 +437,7 @@ void Execution::write_hardmax(char* out, int64_t begin, int64_t count) const {
 void Execution::trim(size_t bytes) {
   best_.shrink_to(bytes);
   index_.shrink_to(bytes);
+  gather_offsets_.shrink_to(bytes);
 }
 
 }  // namespace ox

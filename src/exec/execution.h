@@ -4,9 +4,13 @@
 //
 // Windowed state: when the state of every output would be large (ArgMax over axis 0 of [2, 16M]
 // needs 128 MiB) and outputs become final as the input passes (a row, an outer slice, a column
-// tile, an index of a kept leading prefix axis), start() keeps state for a window of outputs only.
-// The caller then reads the outputs that are final after each feed (final_states()), because the
-// next feed drops them: the wasm heap stays small whatever the size of the output.
+// tile), start() keeps state for a window of outputs only. The caller then reads the outputs that
+// are final after each feed (final_states()), because the next feed drops them: the wasm heap
+// stays small whatever the size of the output.
+// A plan with prefix axes (ReduceMax over non-adjacent axes: [0, 2] of [2, N, 2]) folds several
+// blocks of the input into the same outputs, so row-major input makes none final before the last
+// of those blocks. Windowed, such a plan is fed gathered instead (feed_gathered): a window of the
+// step's states at a time, with the input behind them from every block that folds into them.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -30,16 +34,41 @@ bool takes_column_tiles(const Plan& plan);
 // Full state above this many bytes is kept as a window (see above), where the plan allows one.
 constexpr int64_t kWindowAboveBytes = 4 << 20;
 
+// How a plan with prefix axes is gathered for a staging buffer of `staging_bytes`. Its outputs
+// come in groups of outer x inner (one per index of the kept prefix axes, in output order); the
+// input behind a group is `blocks` step blocks (one per index of the reduced prefix axes). A
+// window is `slices` whole outer slices of a group, or else `columns` columns of one outer slice,
+// as many as fit in the staging buffer from all the blocks. All 0: not gathered (no prefix, no
+// input, or not even one column of every block fits).
+struct GatherShape {
+  int64_t blocks = 0;
+  int64_t slices = 0;
+  int64_t columns = 0;
+};
+GatherShape gather_shape(const Plan& plan, int64_t staging_bytes);
+
+// The next gathered feed: from each block of the group (its input offset is gather_offsets()[b]
+// plus `offset`), `runs` runs of `length` elements, `stride` elements apart, packed in that order
+// (block by block); they cover `states` states, from final_states() on.
+struct GatherWindow {
+  int64_t offset = 0;
+  int64_t runs = 0;
+  int64_t length = 0;
+  int64_t stride = 0;
+  int64_t states = 0;
+};
+
 class Execution {
  public:
   // Prepares state for `plan`. Identity plans need none: their output is their input.
   // `staging_bytes` > 0 lets state be windowed when it would exceed `window_above_bytes`: the
-  // caller then feeds chunks of at most staging_bytes (feed_accepts says), or column tiles of
-  // column_tile_width(plan, staging_bytes), and reads the final outputs after each. With 0, state
+  // caller then feeds chunks of at most staging_bytes (feed_accepts says), column tiles of
+  // column_tile_width(plan, staging_bytes) or, when gathered(), gathered windows, and reads the
+  // final outputs after each. With 0, state
   // covers every output and any feeding order works.
   Status start(const Plan& plan, int64_t staging_bytes = 0, int64_t window_above_bytes = kWindowAboveBytes);
-  // Whether feed(count) may come next: in order, not past the end, not inside a tiled slice and,
-  // when windowed, touching no more outputs than the window holds.
+  // Whether feed(count) may come next: in order, not past the end, not inside a tiled slice, not
+  // gathered and, when windowed, touching no more outputs than the window holds.
   bool feed_accepts(int64_t count) const;
   // The next `count` input elements, in row-major order (count may be 0). Precondition: feed_accepts.
   void feed(const void* data, int64_t count);
@@ -55,6 +84,14 @@ class Execution {
   bool tile_is_next(int64_t outer_index, int64_t first_column, int64_t width) const;
   // True when the last tile left its outer slice part-way: only the next tile may follow.
   bool between_tiles() const { return between_tiles_; }
+  // Gathered (see above; then feed_gathered is the only way to feed): the next window, the input
+  // offset of each block of the first group, and the feed itself, of the input next_gather()
+  // describes, packed. Precondition of feed_gathered: gathered() and fed() < plan().input_count.
+  bool gathered() const { return gathered_; }
+  GatherWindow next_gather() const;
+  const double* gather_offsets() const { return reinterpret_cast<const double*>(gather_offsets_.data()); }
+  int64_t gather_blocks() const { return gather_.blocks; }
+  void feed_gathered(const void* data);
   // Whether write_output(begin, count) may be called: once all input was fed; when windowed, as
   // soon as the states behind those outputs are final, until the next feed.
   bool can_write(int64_t begin, int64_t count) const;
@@ -79,6 +116,7 @@ class Execution {
  private:
   int64_t output_base(int64_t block) const;
   void plan_window(int64_t states, int64_t staging_bytes, int64_t window_above_bytes);
+  void fill_gather_offsets();
   int64_t touched_end() const;
   int64_t states_final_after(int64_t position) const;
   int64_t states_touched_after(int64_t position) const;
@@ -92,10 +130,14 @@ class Execution {
   int64_t position_ = 0;
   bool between_tiles_ = false;
   // A unit is `unit_inputs_` input elements in row-major order that make `unit_states_` states
-  // final: a row (inner == 1), an outer slice, or an index of a kept leading prefix axis.
+  // final: a row (inner == 1) or an outer slice.
   int64_t unit_states_ = 1;
   int64_t unit_inputs_ = 1;
   bool windowed_ = false;
+  bool gathered_ = false;
+  GatherShape gather_{};
+  int64_t gathered_states_ = 0;  // gathered: the states fed so far, all final
+  Buffer gather_offsets_;        // gathered: a double per block
   int64_t capacity_ = 0;      // states held
   int64_t window_first_ = 0;  // the state in slot 0
   Buffer best_;   // per-output running value (the ReduceMax result itself)

@@ -15,17 +15,26 @@ test('small calls after the wasm memory grew, outside a call and inside one', as
   const M = currentModule();
   const rng = prng(41);
   checkAgainstReference(runNode, 'ArgMax', [small(rng)], { axis: 1 }, 13, 'before growth');
-  // Inside a call: working state that cannot be windowed (ReduceMax over the outer and inner axes
-  // of [2, C, 2]: no output is final before the last block) of one byte per column, for more
-  // columns than the heap has bytes, cannot fit in it.
-  const heapBefore = M.HEAPU8.buffer;
-  const columns = M.HEAPU8.length + 3;
-  const big = new Uint8Array(4 * columns);
-  big.fill(7, 2 * columns); // the second block (index 1 of axis 0) holds every maximum
-  const out = runNode('ReduceMax', [{ type: 'uint8', data: big, dims: [2, columns, 2] }], { axes: [0, 2], keepdims: 0 }, 13)[0];
-  assert.notEqual(M.HEAPU8.buffer, heapBefore, 'memory grew inside the call');
-  assert.equal(out.data.length, columns);
-  assert.ok(out.data.every((v) => v === 7));
+  // Inside a call: the heap's free top held but for 1 MiB, then a call whose full state (under
+  // the 4 MiB a window starts at) needs more: ArgMax over axis 0 of [2, 500000] keeps 2 MB of
+  // values and 2 MB of indices. (A free block found lower down would serve it: the heap is fresh.)
+  const probe = M._malloc(1 << 20);
+  assert.ok(probe, 'the probe allocation');
+  M._free(probe);
+  const hog = M._malloc(M.HEAPU8.length - (probe + (1 << 20)));
+  assert.ok(hog, 'the heap held');
+  try {
+    const heapBefore = M.HEAPU8.buffer;
+    const columns = 500000;
+    const big = new Float32Array(2 * columns);
+    big.fill(7, columns); // row 1 holds every maximum
+    const out = runNode('ArgMax', [{ type: 'float32', data: big, dims: [2, columns] }], { axis: 0, keepdims: 0 }, 13)[0];
+    assert.notEqual(M.HEAPU8.buffer, heapBefore, 'memory grew inside the call');
+    assert.equal(out.data.length, columns);
+    assert.ok(out.data.every((v) => v === 1n));
+  } finally {
+    M._free(hog);
+  }
   checkAgainstReference(runNode, 'ArgMax', [small(rng)], { axis: 1 }, 13, 'after growth inside a call');
   // Outside a call: a direct allocation larger than the heap grows it (detaching every view).
   const before = M.HEAPU8.buffer;

@@ -2,9 +2,9 @@
 // working state (ArgMax over axis 0 of [2, N]) keeps the state of a window of outputs only, and
 // js/engine.js reads the outputs each chunk or tile made final before feeding the next. Shapes
 // here are just large enough to take that path (checked on the response word the core sets),
-// for every dtype and layout the window has: column tiles, rows, row-major slices and a kept
-// leading prefix axis of a multi-axis ReduceMax; results against the plain reference, and the
-// wasm heap does not grow.
+// for every dtype and layout the window has: column tiles, rows, row-major slices, and the
+// gathered windows of a multi-axis ReduceMax (a kept or reduced leading axis); results against the
+// plain reference, and the wasm heap does not grow.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
@@ -59,7 +59,7 @@ test('windowed state: ArgMax/ArgMin over axis 0 of [2, N] (column tiles) and axi
   }
 });
 
-test('windowed state: ReduceMax over a middle axis (tiles) and over axes [1, 3] (a kept leading prefix axis), every dtype', async () => {
+test('windowed state: ReduceMax over a middle axis (tiles) and over axes [1, 3] (a kept leading prefix axis, gathered), every dtype', async () => {
   await init();
   const M = currentModule();
   const rng = prng(42);
@@ -69,9 +69,42 @@ test('windowed state: ReduceMax over a middle axis (tiles) and over axes [1, 3] 
     // The multi-axis reference is slow on the millions of outputs 1- and 2-byte types need: the
     // prefix layout is checked on the wider types (its code is the same for every dtype).
     if (TYPES[type].array.BYTES_PER_ELEMENT < 4) continue;
-    const third = Math.ceil(n / 3); // three indices of the leading axis, of which a window holds one and a chunk's reach
+    const third = Math.ceil(n / 3); // three indices of the kept leading axis: three groups, each gathered from 2 blocks
     const dims = [3, 2, third, 2];
     checkWindowed(M, 'ReduceMax', [{ type, data: fill(type, 12 * third, rng), dims }, axesInput(1, 3)], { keepdims: 0 }, 20, `ReduceMax ${type} axes [1, 3]`);
+  }
+});
+
+test('windowed state: multi-axis ReduceMax fed gathered (reduced leading axis: whole slices, columns; resident input)', async () => {
+  await init();
+  const M = currentModule();
+  const rng = prng(45);
+  const gatherBlocks = () => M.HEAPF64[M._responseAddress() / 8 + M.GATHER_WORD];
+  for (const type of REDUCE_TYPES.filter((t) => TYPES[t].array.BYTES_PER_ELEMENT >= 4)) {
+    const n = windowedOutputs(type, false);
+    // [2, n, 2] over [0, 2]: both blocks' whole slices (rows of 2) of a window side by side.
+    checkWindowed(M, 'ReduceMax', [{ type, data: fill(type, 4 * n, rng), dims: [2, n, 2] }, axesInput(0, 2)], { keepdims: rng.int(2) }, 18, `ReduceMax ${type} [2, ${n}, 2] axes [0, 2]`);
+    assert.equal(gatherBlocks(), 2, `${type} [2, n, 2]: gathered from 2 blocks`);
+    // [2, 3, 2, m] over [0, 2]: an outer slice (2m) is more than a staging buffer holds from two
+    // blocks, so a window is columns of every reduced row of both.
+    const m = Math.ceil(n / 3);
+    checkWindowed(M, 'ReduceMax', [{ type, data: fill(type, 12 * m, rng), dims: [2, 3, 2, m] }, axesInput(0, 2)], { keepdims: 0 }, 20, `ReduceMax ${type} [2, 3, 2, ${m}] axes [0, 2]`);
+    assert.equal(gatherBlocks(), 2, `${type} [2, 3, 2, m]: gathered from 2 blocks`);
+  }
+  // Resident input, gathered from where it is.
+  const n = windowedOutputs('float32', false);
+  const at = M._malloc(4 * n * 4);
+  try {
+    const resident = new Float32Array(M.HEAPU8.buffer, at, 4 * n);
+    resident.set(fill('float32', 4 * n, rng));
+    const copy = Float32Array.from(resident);
+    const dims = [2, n, 2];
+    const got = runNode('ReduceMax', [{ type: 'float32', data: new Float32Array(M.HEAPU8.buffer, at, 4 * n), dims }, axesInput(0, 2)], {}, 18)[0];
+    assert.equal(gatherBlocks(), 2, 'resident: gathered');
+    const want = runNode('ReduceMax', [{ type: 'float32', data: copy, dims }, axesInput(0, 2)], {}, 18)[0];
+    assert.deepEqual(got.data, want.data, 'resident [2, n, 2] axes [0, 2]');
+  } finally {
+    M._free(at);
   }
 });
 

@@ -1,10 +1,11 @@
 // Windowed state (ox::Execution::start with a staging size): whole calls streamed as js/engine.js
-// streams a large input - column tiles where the core picks them, else row-major chunks of at most a
-// staging buffer - with the outputs that became final read after every feed, before the next feed
-// drops them. Tiny staging buffers (and windowing at any state size) make small calls windowed, so
-// the random calls of execution_test.cc and every kind of unit (a row, an outer slice, a column
-// tile, an index of a kept leading prefix axis) run against the reference; th::run checks each
-// promise of the window on the way (th::Result::protocol).
+// streams a large input - gathered windows for prefix plans, column tiles where the core picks
+// them, else row-major chunks of at most a staging buffer - with the outputs that became final read
+// after every feed, before the next feed drops them. Tiny staging buffers (and windowing at any
+// state size) make small calls windowed, so the random calls of execution_test.cc and every kind of
+// unit (a row, an outer slice, a column tile, a gathered window of whole slices or of columns) run
+// against the reference; th::run checks each promise of the window on the way
+// (th::Result::protocol).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -90,7 +91,7 @@ TEST_CASE("windowed execution: random calls against the reference, tiny staging 
 
 TEST_CASE("windowed execution: ReduceMax over random axis subsets of rank 4-7 tensors (kept and reduced leading prefixes)") {
   tv::Rng rng(9061);
-  int windowed = 0, kept_leading = 0, reduced_leading = 0;
+  int windowed = 0, kept_leading = 0, reduced_leading = 0, gathered_columns = 0;  // gathered, by kind
   for (int i = 0; i < 500; ++i) {
     const auto [dims, axes] = tr::random_axis_subset(rng, 4);
     const DType t = rng.pick(spec::newest("ReduceMax").types);
@@ -106,15 +107,17 @@ TEST_CASE("windowed execution: ReduceMax over random axis subsets of rank 4-7 te
                        " staging " + std::to_string(window.staging_bytes),
                    ref::reduce_max(x, axes, keepdims), r);
     windowed += r.windowed;
+    CHECK(r.gathered == (r.windowed && r.plan.prefix_count > 0));  // prefix plans window only gathered
     if (r.plan.prefix_count > 0) {
       const bool kept = r.plan.prefix_output_stride[0] != 0;
-      (kept ? kept_leading : reduced_leading) += 1;
-      if (!kept) CHECK_FALSE(r.windowed);  // every block folds into the same outputs
+      (kept ? kept_leading : reduced_leading) += r.gathered;
+      gathered_columns += r.gathered && ox::gather_shape(r.plan, window.staging_bytes).columns > 0;
     }
   }
   CHECK(windowed > 100);
-  CHECK(kept_leading > 100);
-  CHECK(reduced_leading > 150);
+  CHECK(kept_leading > 50);
+  CHECK(reduced_leading > 50);
+  CHECK(gathered_columns > 20);
 }
 
 TEST_CASE("windowed execution: column tiles, every kind and dtype, the window one tile wide") {
@@ -243,7 +246,7 @@ TEST_CASE("windowed execution: hand-picked units, window sizes, NaNs and ties at
     CHECK(r.held_states == 12);
   }
 
-  SECTION("ReduceMax axes [1, 3] of [6, 3, 4, 5]: a kept leading prefix axis, windowed by its index") {
+  SECTION("ReduceMax axes [1, 3] of [6, 3, 4, 5]: a kept leading prefix axis, gathered by whole slices") {
     ref::Tensor x = th::make_tensor(DType::Float16, {6, 3, 4, 5}, {});
     tv::Rng rng(9);
     for (int k = 0; k < 360; ++k) x.bits.push_back(tv::mixed_value(DType::Float16, rng, 20));
@@ -253,16 +256,18 @@ TEST_CASE("windowed execution: hand-picked units, window sizes, NaNs and ties at
       const ox::Plan plan = plan_of(node);
       REQUIRE(plan.prefix_count >= 1);
       CHECK(plan.prefix_output_stride[0] == 4);  // one index of axis 0: 4 outputs
-      // 64 bytes = 32 float16: ceil(32 / 60) + 1 = 2 units of 4 outputs, of 24.
+      // Step [4, 5, 1] in 3 blocks (axis 1); 64 bytes = 32 float16, 10 per block: 2 outer slices
+      // of 5 from each block, 2 outputs of 24.
       const th::Result r = th::run(node, x, th::Chunks::random(keepdims ? 10 : 11), th::Chunks::random(12), &run, staging64);
       check_windowed(keepdims ? "keepdims" : "no keepdims", ref::reduce_max(x, {1, 3}, keepdims), r);
-      CHECK(r.windowed);
-      CHECK(r.held_states == 8);
+      CHECK(r.gathered);
+      CHECK(r.held_states == 2);
+      CHECK(r.drains == 12);
       CHECK(ref::is_nan_bits(DType::Float16, r.output.bits[3]));  // (0, 3): the NaN at the end of the first unit
     }
   }
 
-  SECTION("ReduceMax axes [0, 2] of [6, 3, 4, 5]: a reduced leading prefix axis is not windowed") {
+  SECTION("ReduceMax axes [0, 2] of [6, 3, 4, 5]: a reduced leading prefix axis, gathered by columns") {
     ref::Tensor x = th::make_tensor(DType::Uint8, {6, 3, 4, 5}, {});
     tv::Rng rng(13);
     for (int k = 0; k < 360; ++k) x.bits.push_back(tv::mixed_value(DType::Uint8, rng, 20));
@@ -272,8 +277,11 @@ TEST_CASE("windowed execution: hand-picked units, window sizes, NaNs and ties at
     CHECK(plan.prefix_output_stride[0] == 0);
     const th::Result r = th::run(node, x, th::Chunks::random(14), th::Chunks::random(15), &run, staging64);
     check_windowed("ReduceMax [0, 2]", ref::reduce_max(x, {0, 2}, true), r);
-    CHECK_FALSE(r.windowed);
-    CHECK(r.held_states == 15);
+    // Step [3, 4, 5] in 6 blocks (axis 0); 64 uint8, 10 per block: under a slice of 20, so 2
+    // columns of the 4 reduced rows of each block, the last window of each slice 1 column.
+    CHECK(r.gathered);
+    CHECK(r.held_states == 2);
+    CHECK(r.drains == 9);
   }
 
   SECTION("Hardmax along axis 0 (one slice: state stays whole), 1 (slice units) and -1 (rows), versions 1, 11, 13") {

@@ -4,8 +4,8 @@
 // into guarded blocks (any write past a chunk is caught). Identity plans return the input, as the JS
 // wrapper copies it.
 // With a Window (staging_bytes > 0) the call runs as a large input streams: start(plan, staging,
-// window_above), column tiles where column_tile_width allows them, else row-major chunks of at most
-// a staging buffer, and the outputs that became final read after every feed, before the next one
+// window_above), gathered windows where the plan is gathered, column tiles where column_tile_width
+// allows them, else row-major chunks of at most a staging buffer, and the outputs that became final read after every feed, before the next one
 // drops them; every windowing promise of ox::Execution is checked on the way (Result::protocol).
 #pragma once
 #include <algorithm>
@@ -70,6 +70,7 @@ struct Result {
   std::string protocol;
   bool windowed = false;
   bool tiled = false;
+  bool gathered = false;
   int64_t held_states = 0;
   int64_t drains = 0;  // feeds after which some outputs were read
 };
@@ -86,9 +87,10 @@ struct Window {
 // header): the states, the unit of input that makes states final and the window held.
 struct WindowFacts {
   int64_t states = 0;        // one per output, per (outer, inner) for Hardmax; none for an empty input
-  int64_t unit_states = 1;   // a row / outer slice / index of a kept leading prefix axis ...
+  int64_t unit_states = 1;   // a row / outer slice ...
   int64_t unit_inputs = 1;   // ... made final by this many input elements in row-major order
   int64_t tile = 0;          // column tile width, 0 for row-major chunks
+  bool gathered = false;     // a plan with prefix axes, windowed: fed gathered (ox::GatherShape)
   int64_t staging_elements = 1;
   bool windowed = false;
   int64_t held = 0;
@@ -100,16 +102,19 @@ inline WindowFacts window_facts(const ox::Plan& p, const Window& w) {
   f.states = p.input_count == 0 ? 0 : p.kind == ox::PlanKind::Hardmax ? p.outer * p.inner : p.output_count;
   if (p.input_count > 0 && p.prefix_count == 0) {
     f.unit_states = p.inner, f.unit_inputs = p.reduce * p.inner;
-  } else if (p.input_count > 0 && p.prefix_output_stride[0] != 0) {
-    f.unit_states = p.prefix_output_stride[0], f.unit_inputs = p.input_count / p.prefix_extent[0];
-  } else {  // a reduced leading prefix axis: nothing is final before the end
+  } else {  // prefix blocks fold into the same outputs: in row-major order nothing is final before the end
     f.unit_states = std::max<int64_t>(f.states, 1), f.unit_inputs = std::max<int64_t>(p.input_count, 1);
   }
   f.tile = ox::column_tile_width(p, w.staging_bytes);
   f.staging_elements = std::max<int64_t>(1, w.staging_bytes / size);
   f.held = f.states;
   const int64_t state_bytes = f.states * (size + (p.kind == ox::PlanKind::ReduceMax ? 0 : 4));
-  if (w.staging_bytes > 0 && state_bytes > w.window_above_bytes) {
+  if (w.staging_bytes > 0 && state_bytes > w.window_above_bytes && p.prefix_count > 0) {
+    const ox::GatherShape g = ox::gather_shape(p, w.staging_bytes);
+    const int64_t window = g.slices > 0 ? g.slices * p.inner : g.columns;
+    f.gathered = f.windowed = g.blocks > 0 && window < f.states;
+    if (f.windowed) f.held = window;
+  } else if (w.staging_bytes > 0 && state_bytes > w.window_above_bytes) {
     // A staging buffer's worth (L) of row-major input reaches past the part-done unit into
     // ceil(L / unit_inputs) more units, and into at most L of their states.
     const int64_t more_units = (f.staging_elements + f.unit_inputs - 1) / f.unit_inputs;
@@ -148,7 +153,9 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
   result->windowed = execution.windowed();
   result->held_states = execution.held_states();
   result->tiled = f.tile > 0;
+  result->gathered = f.gathered;
   if (!expect(execution.windowed() == f.windowed, std::string("windowed() is ") + (f.windowed ? "false" : "true")) ||
+      !expect(execution.gathered() == f.gathered, std::string("gathered() is ") + (f.gathered ? "false" : "true")) ||
       !expect(execution.held_states() == f.held, "held_states() " + std::to_string(execution.held_states()) +
                                                      ", expected " + std::to_string(f.held)) ||
       !expect(!f.windowed || f.held < f.states, "a window as large as the state"))
@@ -196,7 +203,18 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
     }
   };
 
-  if (f.tile > 0) {  // js/engine.js feedTiles: per outer slice, left to right, reduce x w packed
+  if (f.gathered) {  // js/engine.js feedGathered: a window of states at a time, from every block
+    while (execution.fed() < total && broken.empty()) {
+      const ox::GatherWindow gw = execution.next_gather();
+      const int64_t count = execution.gather_blocks() * gw.runs * gw.length;
+      if (!expect(gw.states > 0 && gw.states <= f.held, "a gathered window of " + std::to_string(gw.states) + " states") ||
+          !expect(count <= f.staging_elements, "a gathered window of " + std::to_string(count) + " elements") ||
+          !expect(!execution.feed_accepts(1), "a row-major feed accepted while gathered"))
+        return;
+      stage::feed_gathered_window(execution, bytes.data(), in_size);
+      after_feed(count);
+    }
+  } else if (f.tile > 0) {  // js/engine.js feedTiles: per outer slice, left to right, reduce x w packed
     for (int64_t o = 0; o < plan.outer && broken.empty(); ++o)
       for (int64_t c = 0; c < plan.inner && broken.empty(); c += f.tile) {
         const int64_t width = std::min(f.tile, plan.inner - c);

@@ -1,5 +1,5 @@
 // How js/engine.js stages a call, for the native tests and the fuzzers that play its part: column
-// tiles packed from the input, and the output elements behind a range of states (the outputs a
+// tiles and gathered windows packed from the input, and the output elements behind a range of states (the outputs a
 // windowed Execution has made final).
 #pragma once
 #include <algorithm>
@@ -31,6 +31,24 @@ inline void feed_piece(ox::Execution& execution, const uint8_t* input, int size,
   std::unique_ptr<uint8_t[]> piece(new uint8_t[static_cast<size_t>(n * size)]);
   if (n > 0) std::memcpy(piece.get(), input + at * size, static_cast<size_t>(n * size));
   execution.feed(piece.get(), n);
+}
+
+// Feeds the next gathered window (ox::Execution::next_gather) as js/engine.js feedGathered packs
+// it: from each block of the group, its runs, block after block, in a block of exactly their size
+// (ASan sees any read past it). Returns the input elements fed.
+inline int64_t feed_gathered_window(ox::Execution& execution, const uint8_t* input, int size) {
+  const ox::GatherWindow w = execution.next_gather();
+  const int64_t blocks = execution.gather_blocks();
+  const int64_t count = blocks * w.runs * w.length;
+  std::unique_ptr<uint8_t[]> packed(new uint8_t[static_cast<size_t>(count * size)]);
+  uint8_t* to = packed.get();
+  for (int64_t b = 0; b < blocks; ++b)
+    for (int64_t r = 0; r < w.runs; ++r, to += w.length * size) {
+      const int64_t from = static_cast<int64_t>(execution.gather_offsets()[b]) + w.offset + r * w.stride;
+      std::memcpy(to, input + from * size, static_cast<size_t>(w.length * size));
+    }
+  execution.feed_gathered(packed.get());
+  return count;
 }
 
 // The output runs [begin, begin + count) behind states [s0, s1), in order of states: the same
