@@ -127,6 +127,38 @@ export function runChecks(ox) {
     });
   }
 
+  // Large Float16Array inputs stream through byte views (js/engine.js): every streaming path must
+  // give what the same bits give in a Uint16Array (the class the Node tests check against the
+  // reference). One buffer serves every layout.
+  if (typeof F16 === 'function') {
+    const all = new F16(9 << 20);
+    for (let i = 0; i < all.length; i += 1) all[i] = Math.floor(next() * 200) / 8 - 12; // many ties
+    for (let i = 977; i < all.length; i += 1000003) all[i] = NaN;
+    const layouts = [
+      ['chunks', [64, 8192], (x) => ox.argMax(x, { axis: -1 })],
+      ['column tiles', [1, 21, 256, 256], (x) => ox.argMax(x, { axis: 1, keepdims: 0 })],
+      ['output read in parts', [300000, 2], (x) => ox.reduceMax(x, { axes: [-1], keepdims: 0 })],
+      ['windowed rows', [2200000, 2], (x) => ox.reduceMax(x, { axes: [1], keepdims: 0 })],
+      ['windowed Hardmax', [800000, 2], (x) => ox.hardmax(x, { axis: -1 })],
+      ['gathered slices', [2, 2200000, 2], (x) => ox.reduceMax(x, { axes: [0, 2], keepdims: 0 })],
+      ['gathered columns', [2, 3, 2, 740000], (x) => ox.reduceMax(x, { axes: [0, 2], keepdims: 0 })],
+    ];
+    for (const [what, dims, run] of layouts) {
+      attempt(`Float16Array ${what}`, () => {
+        checks += 1;
+        const count = dims.reduce((a, b) => a * b, 1);
+        const got = run(new ox.Tensor('float16', all.subarray(0, count), dims));
+        const want = run(new ox.Tensor('float16', new Uint16Array(all.buffer, 0, count), dims));
+        const bits = (t) => (t.data instanceof F16 ? new Uint16Array(t.data.buffer, t.data.byteOffset, t.data.length) : t.data);
+        const [a, b] = [bits(got), bits(want)];
+        const bad = a.findIndex((v, i) => v !== b[i]);
+        if (got.data.constructor !== (want.type === 'float16' ? F16 : want.data.constructor)) failures.push(`Float16Array ${what}: output class ${got.data.constructor.name}`);
+        if (JSON.stringify(got.dims) !== JSON.stringify(want.dims) || a.length !== b.length || bad >= 0)
+          failures.push(`Float16Array ${what}: differs from Uint16Array bits (dims ${JSON.stringify(got.dims)}, element ${bad})`);
+      });
+    }
+  }
+
   return { checks, failures, float16Array: typeof F16 === 'function' };
 }
 
