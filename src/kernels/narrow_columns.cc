@@ -1,6 +1,7 @@
 #include "kernels/narrow_columns.h"
 
 #include <cstring>
+#include <initializer_list>
 #include <numeric>
 
 namespace ox {
@@ -20,13 +21,19 @@ constexpr int64_t kLeastVirtualRows = 32;
 
 // Rows of a few tiles and a part: the narrowest whole number of tiles that is a whole number of
 // rows, lcm(w, tile). Whole tiles narrower than a register group: a whole number of groups,
-// lcm(w, group), so each pass over the rows keeps a group's registers busy.
+// lcm(w, group), so each pass over the rows keeps a group's registers busy. A part-of-a-tile row
+// whose lcm(w, tile) is still under a group (float32 rows of 2 or 3) is widened the same way where
+// there are rows enough: float32 [N, 3] ran 1.5x (ArgMax) and 1.8x (ReduceMax) faster with
+// virtual rows of 48 than of 12.
 int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t width, int64_t stride) {
   if (width < 2 || width >= kMaxNarrowWidth || stride != width) return 0;
   const bool part = width % k.tile != 0;
   if (part ? width >= kTiles * k.tile : width >= k.group_width) return 0;
-  const int64_t p = std::lcm(width, part ? k.tile : k.group_width);
-  return p <= kMaxVirtual && rows >= kLeastVirtualRows * (p / width) ? p : 0;
+  const int64_t narrow = std::lcm(width, part ? k.tile : k.group_width);
+  const int64_t wide = narrow < k.group_width ? std::lcm(width, k.group_width) : narrow;
+  for (const int64_t p : {wide, narrow})
+    if (p <= kMaxVirtual && rows >= kLeastVirtualRows * (p / width)) return p;
+  return 0;
 }
 
 int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, int64_t rows, int64_t width,
