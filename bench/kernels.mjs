@@ -56,7 +56,7 @@ add('argmax_mask_nhwc.float32', 'ArgMax', 'float32', [262144, 2, 1]);
 add('argmax_seg_nhwc.float32', 'ArgMax', 'float32', [262144, 21, 1]);
 add('argmax_short_columns.float32', 'ArgMax', 'float32', [65536, 4, 5]);
 // Narrow columns (point coordinates, a few classes; a tile and a part): R rows read as one virtual row.
-for (const [t, w] of [['float32', 2], ['float32', 3], ['float32', 4], ['float32', 5], ['float16', 7], ['uint8', 5], ['uint8', 15], ['uint8', 20]]) {
+for (const [t, w] of [['float32', 2], ['float32', 3], ['float32', 4], ['float32', 5], ['float16', 3], ['float16', 7], ['float64', 3], ['uint8', 3], ['uint8', 5], ['uint8', 15], ['uint8', 20]]) {
   add(`argmax_narrow_${w}.${t}`, 'ArgMax', t, [1, Math.round((4 << 20) / DTYPE[t][1] / w), w]);
   add(`reducemax_narrow_${w}.${t}`, 'ReduceMax', t, [1, Math.round((4 << 20) / DTYPE[t][1] / w), w]);
   add(`argmax_narrow_slices_${w}.${t}`, 'ArgMax', t, [Math.round((4 << 20) / DTYPE[t][1] / w / 256), 256, w]);
