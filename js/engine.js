@@ -274,6 +274,7 @@ function feedGathered(s, input, blocks, drain) {
   for (let fed = 0, total = input.data.length; fed < total; ) {
     const words = heap(s).HEAPF64;
     const offset = words[g + 2], runs = words[g + 3], length = words[g + 4], stride = words[g + 5];
+    if (!(runs > 0 && length > 0)) throw new Error('onnx-extrema: an empty gathered window (internal error)'); // never loop in place
     const view = heap(s)[viewName ?? 'HEAPU8'];
     const size = length * unit;
     let to = staging / view.BYTES_PER_ELEMENT;
