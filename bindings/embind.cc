@@ -86,10 +86,12 @@ int prepare(int word_count, double staging_bytes) {
   g_response_words[kTileWidthWord] = static_cast<double>(ox::column_tile_width(plan, static_cast<int64_t>(staging_bytes)));
   g_response_words[kWindowWord] = g_execution.windowed() ? 1 : 0;
   g_response_words[kWindowWord + 1] = g_response_words[kWindowWord + 2] = 0;
-  const bool gathered = g_execution.gathered();
-  g_response_words[kGatherWord] = gathered ? static_cast<double>(g_execution.gather_blocks()) : 0;
-  g_response_words[kGatherWord + 1] = gathered ? static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.gather_offsets())) : 0;
-  if (gathered) report_gather();
+  g_response_words[kGatherWord] = 0;
+  if (g_execution.gathered()) {
+    g_response_words[kGatherWord] = static_cast<double>(g_execution.gather_blocks());
+    g_response_words[kGatherWord + 1] = static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.gather_offsets()));
+    report_gather();
+  }
   g_ready = true;
   return 0;
 }

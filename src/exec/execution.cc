@@ -92,9 +92,11 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
                          : plan.kind != PlanKind::Hardmax ? plan.output_count
                                                           : plan.outer * plan.inner;
   plan_window(states, staging_bytes, window_above_bytes);
-  if (gathered_ && !gather_offsets_.reserve(static_cast<size_t>(gather_.blocks) * sizeof(double)))
-    return Status::error("out of memory: the call needs " + std::to_string(gather_.blocks * 8) + " bytes of working memory");
-  if (gathered_) fill_gather_offsets();
+  if (gathered_) {
+    if (!gather_offsets_.reserve(static_cast<size_t>(gather_.blocks) * sizeof(double)))
+      return Status::error("out of memory: the call needs " + std::to_string(gather_.blocks * 8) + " bytes of working memory");
+    fill_gather_offsets();
+  }
   const double best_bytes = static_cast<double>(capacity_) * input_size_;
   const double index_bytes = kernels_.tracks_index ? static_cast<double>(capacity_) * 4 : 0;
   if (best_bytes + index_bytes > static_cast<double>(SIZE_MAX / 2) ||
@@ -125,7 +127,7 @@ void Execution::plan_window(int64_t states, int64_t staging_bytes, int64_t windo
   if (staging_bytes <= 0 || static_cast<double>(states) * state_size <= static_cast<double>(window_above_bytes)) return;
   if (plan.prefix_count > 0) {
     gather_ = gather_shape(plan, staging_bytes);
-    const int64_t window = gather_.slices > 0 ? gather_.slices * plan.inner : gather_.columns;
+    const int64_t window = gather_.window_states(plan);
     gathered_ = windowed_ = gather_.blocks > 0 && window < states;
     if (windowed_) capacity_ = window;
     return;

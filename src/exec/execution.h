@@ -44,6 +44,8 @@ struct GatherShape {
   int64_t blocks = 0;
   int64_t slices = 0;
   int64_t columns = 0;
+  // The states a full window covers.
+  int64_t window_states(const Plan& plan) const { return slices > 0 ? slices * plan.inner : columns; }
 };
 GatherShape gather_shape(const Plan& plan, int64_t staging_bytes);
 

@@ -111,7 +111,7 @@ inline WindowFacts window_facts(const ox::Plan& p, const Window& w) {
   const int64_t state_bytes = f.states * (size + (p.kind == ox::PlanKind::ReduceMax ? 0 : 4));
   if (w.staging_bytes > 0 && state_bytes > w.window_above_bytes && p.prefix_count > 0) {
     const ox::GatherShape g = ox::gather_shape(p, w.staging_bytes);
-    const int64_t window = g.slices > 0 ? g.slices * p.inner : g.columns;
+    const int64_t window = g.window_states(p);
     f.gathered = f.windowed = g.blocks > 0 && window < f.states;
     if (f.windowed) f.held = window;
   } else if (w.staging_bytes > 0 && state_bytes > w.window_above_bytes) {
