@@ -6,5 +6,5 @@ export const RUNTIMES = {
   'ort-web-2t': { module: './ort-web.mjs', options: { threads: 2 }, columns: ['ort-web-2t'], peer: true },
   'tfjs-wasm': { module: './tfjs-wasm.mjs', options: { resident: false }, columns: ['tfjs-wasm'], peer: true },
   'tfjs-wasm-resident': { module: './tfjs-wasm.mjs', options: { resident: true }, columns: ['tfjs-wasm-resident'], residentPeer: true },
-  limit: { module: './limit.mjs', options: {}, columns: ['limit-max', 'limit-stream', 'limit-copy-in'], limit: true },
+  limit: { module: './limit.mjs', options: {}, columns: ['limit-max', 'limit-stream', 'limit-copy-in', 'limit-copy-chunks'], limit: true },
 };
