@@ -53,19 +53,24 @@ struct RowScan {
   static constexpr int kMaxGroups = static_cast<int>(kBlock / kStep) + 1;
   using Mark = typename Summary::Mark;
   template <bool RawPass>
+  static Mark mark(const Summary& t) {
+    if constexpr (RawPass) return t.mark_raw();
+    else return t.mark();
+  }
+  template <bool RawPass>
   static Summary summarize(const Raw* p, ptrdiff_t n, Mark* marks, int* groups) {
     Summary s = Summary::of(simd::load(p));
     ptrdiff_t i = 0;
     int g = 0;
     for (; i + kStep <= n; i += kStep) {
       const Summary t = tree<L::kUnroll, RawPass>(p + i);
-      marks[g++] = t.mark();
+      marks[g++] = mark<RawPass>(t);
       merge<RawPass>(s, t);
     }
     if (i < n) {
       Summary t = Summary::of(simd::load(p + n - kLanes));
       for (; i + kLanes < n; i += kLanes) merge<RawPass>(t, Summary::of(simd::load(p + i)));
-      marks[g++] = t.mark();
+      marks[g++] = mark<RawPass>(t);
       merge<RawPass>(s, t);
     }
     *groups = g;

@@ -287,6 +287,9 @@ struct HalfLanes {
       if (D == Direction::Max) return simd::select(p >= S{}, simd::bits<V>(p), l);
       return simd::select(simd::bits<S>(h) < S{}, h, l);
     }
+    // After a raw pass, which keeps L equal to P (H), the same mark without the select (clang
+    // does not see that both arms are equal and spends three ops per group on it).
+    Mark mark_raw() const { return D == Direction::Max ? simd::bits<V>(p) : h; }
     static M holds(Mark k, V m) { return equal_mask(k, m); }
     // Columns (ReduceMax): exact unless a NaN, or unless the extreme is a zero whose sign is in
     // doubt: +0 from P while the lane also met a negative (maybe a -0 first), -0 from H while
