@@ -4,11 +4,29 @@
 
 #include "core/half.h"
 #include "kernels/one_hot.h"
+#include "kernels/simd.h"
 
 namespace ox {
 namespace {
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// The int32 winning indices as the int64 output, four per step. (Written as one scalar loop, the
+// compiler kept it scalar: the char* output may alias the indices.)
+void widen_indices(const int32_t* from, int64_t count, char* out) {
+  int64_t k = 0;
+  for (; k + 4 <= count; k += 4) {
+    const simd::I32 v = simd::load(from + k);
+    const simd::I64 lo = __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1), simd::I64);
+    const simd::I64 hi = __builtin_convertvector(__builtin_shufflevector(v, v, 2, 3), simd::I64);
+    std::memcpy(out + k * 8, &lo, sizeof lo);
+    std::memcpy(out + k * 8 + 16, &hi, sizeof hi);
+  }
+  for (; k < count; ++k) {
+    const int64_t value = from[k];
+    std::memcpy(out + k * 8, &value, 8);
+  }
+}
 
 // Tiling pays off once a slice's state outgrows the cache a row-major chunk would reuse it from,
 // and when each of a tile's `reduce` row copies is long enough to stream: measured on
@@ -381,10 +399,7 @@ void Execution::write_output(void* destination, int64_t begin, int64_t count) co
   switch (plan_.kind) {
     case PlanKind::ArgMax:
     case PlanKind::ArgMin:
-      for (int64_t k = 0; k < count; ++k) {
-        const int64_t value = index[begin - window_first_ + k];
-        std::memcpy(out + k * 8, &value, 8);
-      }
+      widen_indices(index + (begin - window_first_), count, out);
       return;
     case PlanKind::ReduceMax:
       if (plan_.input_count == 0) return kernels_.fill_start(out, count);  // max of an empty set
