@@ -97,12 +97,12 @@ export function markdown(run) {
     const copies = ['limit-copy-in', 'limit-copy-chunks'].filter((n) => columns[n]?.status === 'ok').map((n) => columns[n].medianUs);
     return copies.length ? Math.min(...copies) : NaN;
   };
-  const floorRows = run.cases.map(({ case: c, columns }) => {
-    const floor = floorOf(columns);
-    const over = (n) => (columns[n]?.status === 'ok' && Number.isFinite(floor) ? fmtRatio(columns[n].medianUs / floor) : 'n/a');
-    return [c.name, fmtUs(floor), ...oursAll.map(over), ...peers.map(over)];
+  const floors = run.cases.map(({ columns }) => floorOf(columns));
+  const floorRows = run.cases.map(({ case: c, columns }, k) => {
+    const over = (n) => (columns[n]?.status === 'ok' && Number.isFinite(floors[k]) ? fmtRatio(columns[n].medianUs / floors[k]) : 'n/a');
+    return [c.name, fmtUs(floors[k]), ...oursAll.map(over), ...peers.map(over)];
   });
-  const hasFloor = run.cases.some(({ columns }) => Number.isFinite(floorOf(columns)));
+  const hasFloor = floors.some(Number.isFinite);
   const spreadCols = [...shown, ...limitCols];
   const spreadRows = run.cases.map(({ case: c, columns }) => [
     c.name,

@@ -39,26 +39,19 @@ export function make({ column }) {
         const p = alloc(bytes.length);
         return { sync: true, call: () => M.HEAPU8.set(bytes, p) };
       }
+      // limit-stream maxes each chunk while in cache; limit-copy-chunks only copies it.
       const staging = alloc(STAGING_BYTES);
-      if (column === 'limit-copy-chunks') {
-        return {
-          sync: true,
-          call: () => {
-            const heap = M.HEAPU8;
-            for (let at = 0; at < bytes.length; at += STAGING_BYTES)
-              heap.set(bytes.subarray(at, Math.min(at + STAGING_BYTES, bytes.length)), staging);
-          },
-        };
-      }
+      const maxEach = column === 'limit-stream';
+      const end = maxEach ? floats * 4 : bytes.length; // the max reads whole floats
       return {
         sync: true,
         call: () => {
           const heap = M.HEAPU8;
           let best = -Infinity;
-          for (let at = 0; at < floats * 4; at += STAGING_BYTES) {
-            const end = Math.min(at + STAGING_BYTES, floats * 4);
-            heap.set(bytes.subarray(at, end), staging);
-            best = M._max_f32(staging, (end - at) >> 2, best);
+          for (let at = 0; at < end; at += STAGING_BYTES) {
+            const stop = Math.min(at + STAGING_BYTES, end);
+            heap.set(bytes.subarray(at, stop), staging);
+            if (maxEach) best = M._max_f32(staging, (stop - at) >> 2, best);
           }
           return best;
         },

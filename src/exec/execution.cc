@@ -95,9 +95,7 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
   position_ = 0;
   between_tiles_ = false;
   windowed_ = false;
-  gathered_ = false;
-  gather_ = GatherShape();
-  gathered_states_ = 0;
+  gathered_states_ = 0;  // (gather_ is read only when gathered(): plan_window sets it then)
   window_first_ = 0;
   if (plan.kind == PlanKind::Identity) return Status::ok();
   if (!select_kernels(plan.kind, plan.input_dtype, plan.select_last, &kernels_))
@@ -110,7 +108,7 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
                          : plan.kind != PlanKind::Hardmax ? plan.output_count
                                                           : plan.outer * plan.inner;
   plan_window(states, staging_bytes, window_above_bytes);
-  if (gathered_) {
+  if (gathered()) {
     if (!gather_offsets_.reserve(static_cast<size_t>(gather_.blocks) * sizeof(double)))
       return Status::error("out of memory: the call needs " + std::to_string(gather_.blocks * 8) + " bytes of working memory");
     fill_gather_offsets();
@@ -140,13 +138,13 @@ void Execution::plan_window(int64_t states, int64_t staging_bytes, int64_t windo
     unit_states_ = states;
     unit_inputs_ = plan.input_count;
   }
-  capacity_ = states;  // (windowed_ and gathered_ are false from start())
+  capacity_ = states;  // (windowed_ is false from start())
   const int64_t state_size = input_size_ + (kernels_.tracks_index ? 4 : 0);
   if (staging_bytes <= 0 || static_cast<double>(states) * state_size <= static_cast<double>(window_above_bytes)) return;
   if (plan.prefix_count > 0) {
     gather_ = gather_shape(plan, staging_bytes);
     const int64_t window = gather_.window_states(plan);
-    gathered_ = windowed_ = gather_.blocks > 0 && window < states;
+    windowed_ = gather_.blocks > 0 && window < states;  // so gathered() (see execution.h)
     if (windowed_) capacity_ = window;
     return;
   }
@@ -195,7 +193,7 @@ void Execution::fill_gather_offsets() {
 GatherWindow Execution::next_gather() const {
   GatherWindow w;
   const Plan& plan = plan_;
-  if (!gathered_ || position_ >= plan.input_count) return w;
+  if (!gathered() || position_ >= plan.input_count) return w;
   const int64_t group_states = plan.outer * plan.inner;
   int64_t group = gathered_states_ / group_states;
   const int64_t within = gathered_states_ % group_states;
@@ -266,14 +264,14 @@ void Execution::slide_window() {
 // Gathered, every window fed so far is done; inside a tiled slice the tiles so far are (a tile
 // covers every reduced row of its columns); else whole units are.
 int64_t Execution::final_states() const {
-  if (gathered_) return gathered_states_;
+  if (gathered()) return gathered_states_;
   return between_tiles_ ? position_ / plan_.reduce : states_final_after(position_);
 }
 
 // The end of the states holding partial results: none past the final ones between tiles or
 // gathered windows.
 int64_t Execution::touched_end() const {
-  return between_tiles_ || gathered_ ? final_states() : states_touched_after(position_);
+  return between_tiles_ || gathered() ? final_states() : states_touched_after(position_);
 }
 
 // States final once `position` elements were fed in row-major order: those of whole units.
@@ -291,7 +289,7 @@ int64_t Execution::states_touched_after(int64_t position) const {
 }
 
 bool Execution::feed_accepts(int64_t count) const {
-  if (count < 0 || count > plan_.input_count - position_ || between_tiles_ || gathered_) return false;
+  if (count < 0 || count > plan_.input_count - position_ || between_tiles_ || gathered()) return false;
   if (!windowed_ || count == 0) return true;
   // After the slide the window starts at the final states.
   return states_touched_after(position_ + count) - final_states() <= capacity_;

@@ -89,7 +89,8 @@ class Execution {
   // Gathered (see above; then feed_gathered is the only way to feed): the next window, the input
   // offset of each block of the first group, and the feed itself, of the input next_gather()
   // describes, packed. Precondition of feed_gathered: gathered() and fed() < plan().input_count.
-  bool gathered() const { return gathered_; }
+  // (A windowed plan with prefix axes is always gathered: plan_window windows it no other way.)
+  bool gathered() const { return windowed_ && plan_.prefix_count > 0; }
   GatherWindow next_gather() const;
   const double* gather_offsets() const { return reinterpret_cast<const double*>(gather_offsets_.data()); }
   int64_t gather_blocks() const { return gather_.blocks; }
@@ -136,7 +137,6 @@ class Execution {
   int64_t unit_states_ = 1;
   int64_t unit_inputs_ = 1;
   bool windowed_ = false;
-  bool gathered_ = false;
   GatherShape gather_{};
   int64_t gathered_states_ = 0;  // gathered: the states fed so far, all final
   Buffer gather_offsets_;        // gathered: a double per block
