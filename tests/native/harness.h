@@ -5,8 +5,9 @@
 // wrapper copies it.
 // With a Window (staging_bytes > 0) the call runs as a large input streams: start(plan, staging,
 // window_above), gathered windows where the plan is gathered, column tiles where column_tile_width
-// allows them, else row-major chunks of at most a staging buffer, and the outputs that became final read after every feed, before the next one
-// drops them; every windowing promise of ox::Execution is checked on the way (Result::protocol).
+// allows them, else row-major chunks of at most a staging buffer, and the outputs that became
+// final read after every feed, before the next one drops them; every windowing promise of
+// ox::Execution is checked on the way (Result::protocol).
 #pragma once
 #include <algorithm>
 #include <cstdint>
