@@ -49,6 +49,14 @@ struct ColumnScan {
   static constexpr int kRegs = kValueVectors * ((key_only<typename L::template FastWay<D>>() ? 1 : 2) + (Index ? 1 : 0));
   static constexpr int kGroup = kRegs >= 8 ? 1 : (8 / kRegs > 4 ? 4 : 8 / kRegs);  // tiles in registers
 
+  // Whether a call's columns start fresh, so its row 0 can seed their state: for the arg kinds a
+  // call whose first row is row 0 of the reduced axis meets states nothing was fed to (the
+  // starting value, index 0; registry.h), and after row 0 any such state is (row 0, index 0)
+  // under every rule. A way's state_ok vouches for a seeded row 0 as its guard does for the rows
+  // after it (both watch for NaN). ReduceMax folds several blocks (prefix axes) into the same
+  // states, each from its row 0.
+  static bool starts_fresh(int64_t first) { return Index && first == 0; }
+
   // The rows of lanes [4q, 4q + 4) of a tile's row vectors, as int32.
   static simd::I32 rows_of(const RV* r, int q) {
     if constexpr (sizeof(Raw) == 8) {
@@ -80,17 +88,20 @@ struct ColumnScan {
     constexpr bool Keeps = W::template keeps<Last>();  // the mask says "kept", else "replaced"
     constexpr bool KeyOnly = key_only<W>();
     using K = typename W::K;
+    const bool seeded = starts_fresh(first);
     typename W::Guard guard;  // one register at most, fed each row's vectors
     V b[NV];
     K bk[NV];
     RV r[NV];
     for (int v = 0; v < NV; ++v) {
-      b[v] = simd::load(best + v * kLanes);
+      b[v] = simd::load((seeded ? x : best) + v * kLanes);
       if (!W::state_ok(b[v])) return false;
       bk[v] = W::key(b[v]);
       if constexpr (Index) {
         if constexpr (kRelative) {
-          r[v] = RV{};
+          r[v] = RV{};  // 0: not replaced (a seeded row 0 keeps the fresh index, 0)
+        } else if (seeded) {
+          r[v] = RV{};  // row 0
         } else if constexpr (sizeof(Raw) == 4) {
           r[v] = simd::bits<RV>(simd::load(index + v * 4));
         } else {  // two int32 indices sign-extended to int64 lanes
@@ -98,7 +109,7 @@ struct ColumnScan {
         }
       }
     }
-    for (int64_t k = 0; k < rows; ++k) {
+    for (int64_t k = seeded ? 1 : 0; k < rows; ++k) {
       const Raw* p = x + k * stride;
       const RV row = simd::splat(static_cast<RowLane>(kRelative ? k + 1 : first + k));
       V xs[NV];
@@ -139,8 +150,13 @@ struct ColumnScan {
   }
   // A call of one row (a staged chunk of a wide [N,C,H,W] map is part of one row): straight
   // from the state arrays to the state arrays, each int32 index vector selected by its mask.
+  // The first row of fresh states is the state as is (its index, 0, is there already).
   template <int Tiles>
   static void one_row(const Raw* p, int64_t row, Raw* best, int32_t* index) {
+    if (starts_fresh(row)) {
+      for (int v = 0; v < Tiles * kValueVectors; ++v) simd::store(best + v * kLanes, simd::load(p + v * kLanes));
+      return;
+    }
     const simd::I32 rowv = simd::splat(static_cast<int32_t>(row));
     for (int t = 0; t < Tiles; ++t) {
       M m[kValueVectors];
