@@ -53,6 +53,7 @@ for (const t of ['float32', 'float16', 'uint8', 'float64'])
     if (t === 'float32' || t === 'uint8') add(`reducemax_short_rows_${n}.${t}`, 'ReduceMax', t, [rows, n, 1]);
   }
 add('argmax_mask_nhwc.float32', 'ArgMax', 'float32', [262144, 2, 1]);
+add('argmax_mask.float32', 'ArgMax', 'float32', [1, 2, 262144]);  // the same scores in NCHW layout
 add('argmax_seg_nhwc.float32', 'ArgMax', 'float32', [262144, 21, 1]);
 add('argmax_short_columns.float32', 'ArgMax', 'float32', [65536, 4, 5]);
 // Narrow columns (point coordinates, a few classes; a tile and a part): R rows read as one virtual row.

@@ -9,6 +9,8 @@ const BASE = [
   // The same maps in NHWC layout (channels last, as exported from TensorFlow): many short rows.
   { name: 'argmax_seg_nhwc', op: 'ArgMax', dims: [1, 512, 512, 21], attrs: { axis: -1, keepdims: 0 } },
   { name: 'argmax_mask_nhwc', op: 'ArgMax', dims: [1, 512, 512, 2], attrs: { axis: -1, keepdims: 0 } },
+  // A binary head in NCHW layout: two rows of columns.
+  { name: 'argmax_mask', op: 'ArgMax', dims: [1, 2, 512, 512], attrs: { axis: 1, keepdims: 0 } },
   // Columns narrower than a SIMD tile: per-coordinate extremes of a point cloud (x, y, z).
   { name: 'argmax_points', op: 'ArgMax', dims: [1048576, 3], attrs: { axis: 0 } },
   { name: 'reducemax_points', op: 'ReduceMax', dims: [1048576, 3], axes: [0] },
