@@ -32,8 +32,9 @@ struct ColumnScan {
   // The winning row of each lane is tracked in a vector of the value's lane width, so a compare
   // mask selects it directly (no widening in the row loop): the absolute row for 4- and 8-byte
   // lanes; for 1- and 2-byte lanes 1 + the row within the pass, 0 meaning "not replaced",
-  // merged into the int32 indices once per pass. Rows only grow, so below 8 bytes the update
-  // is max(rows, row & mask): two ops where a select takes three on x86.
+  // merged into the int32 indices once per pass (a pass seeded with row 0 has every lane's row:
+  // the row itself, stored as is). Rows only grow, so below 8 bytes the update is
+  // max(rows, row & mask): two ops where a select takes three on x86.
   static constexpr bool kRelative = sizeof(Raw) <= 2;
   using RowLane = typename std::conditional<kRelative, typename std::make_unsigned<typename simd::SignedOf<sizeof(Raw)>::type>::type,
                                             typename simd::SignedOf<sizeof(Raw)>::type>::type;
@@ -99,7 +100,7 @@ struct ColumnScan {
       bk[v] = W::key(b[v]);
       if constexpr (Index) {
         if constexpr (kRelative) {
-          r[v] = RV{};  // 0: not replaced (a seeded row 0 keeps the fresh index, 0)
+          r[v] = RV{};  // 0: not replaced, or row 0 when seeded
         } else if (seeded) {
           r[v] = RV{};  // row 0
         } else if constexpr (sizeof(Raw) == 4) {
@@ -111,7 +112,7 @@ struct ColumnScan {
     }
     for (int64_t k = seeded ? 1 : 0; k < rows; ++k) {
       const Raw* p = x + k * stride;
-      const RV row = simd::splat(static_cast<RowLane>(kRelative ? k + 1 : first + k));
+      const RV row = simd::splat(static_cast<RowLane>(kRelative ? (seeded ? k : k + 1) : first + k));
       V xs[NV];
       K ks[NV];
       for (int v = 0; v < NV; ++v) xs[v] = simd::load(p + v * kLanes), ks[v] = W::key(xs[v]);
@@ -140,7 +141,10 @@ struct ColumnScan {
           int32_t* at = index + t * kTile + q * 4;
           if constexpr (kRelative) {
             const simd::I32 set = rows_q != simd::I32{};
-            simd::store(at, simd::select(set, rows_q + simd::splat(static_cast<int32_t>(first - 1)), simd::load(at)));
+            if (seeded)  // the rows themselves (first is 0)
+              simd::store(at, rows_q);
+            else
+              simd::store(at, simd::select(set, rows_q + simd::splat(static_cast<int32_t>(first - 1)), simd::load(at)));
           } else {
             simd::store(at, rows_q);
           }
