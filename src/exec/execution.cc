@@ -19,8 +19,8 @@ void widen_indices(const int32_t* from, int64_t count, char* out) {
     const simd::I32 v = simd::load(from + k);
     const simd::I64 lo = __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1), simd::I64);
     const simd::I64 hi = __builtin_convertvector(__builtin_shufflevector(v, v, 2, 3), simd::I64);
-    std::memcpy(out + k * 8, &lo, sizeof lo);
-    std::memcpy(out + k * 8 + 16, &hi, sizeof hi);
+    simd::store(reinterpret_cast<int64_t*>(out + k * 8), lo);
+    simd::store(reinterpret_cast<int64_t*>(out + k * 8 + 16), hi);
   }
   for (; k < count; ++k) {
     const int64_t value = from[k];

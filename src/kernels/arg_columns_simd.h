@@ -139,13 +139,10 @@ struct ColumnScan {
         for (int q = 0; q < kIndexVectors; ++q) {
           const simd::I32 rows_q = rows_of(r + t * kValueVectors, q);
           int32_t* at = index + t * kTile + q * 4;
-          if constexpr (kRelative) {
+          if (kRelative && !seeded) {  // merged into the earlier state
             const simd::I32 set = rows_q != simd::I32{};
-            if (seeded)  // the rows themselves (first is 0)
-              simd::store(at, rows_q);
-            else
-              simd::store(at, simd::select(set, rows_q + simd::splat(static_cast<int32_t>(first - 1)), simd::load(at)));
-          } else {
+            simd::store(at, simd::select(set, rows_q + simd::splat(static_cast<int32_t>(first - 1)), simd::load(at)));
+          } else {  // absolute rows, or seeded ones (first is 0)
             simd::store(at, rows_q);
           }
         }
