@@ -45,6 +45,35 @@ test('ArgMax/ArgMin: staged and streamed inputs, outputs in one piece and in par
   }
 });
 
+// Outputs larger than the staging buffer start uninitialized where the runtime allows it (Node's
+// Buffer.allocUnsafeSlow) and are overwritten whole; every path must still hand back an array of
+// the exact class that owns its whole buffer, as `new Class(n)` would (a caller may transfer or
+// wrap out.data.buffer), holding only this call's values.
+test('every output array owns its whole buffer, on every output path', async () => {
+  await init();
+  const owns = (data, Class, where) => {
+    assert.equal(data.constructor, Class, `${where}: class`);
+    assert.equal(data.byteOffset, 0, `${where}: byteOffset`);
+    assert.equal(data.buffer.byteLength, data.byteLength, `${where}: buffer length`);
+  };
+  for (const [rows, cols] of [[4, 3], [20, 3], [70000, 3], [3, 70000], [2, 300000]]) {
+    const x = values(rows * cols, rows * cols);
+    const t = new Tensor('float32', x, [rows, cols]);
+    for (const axis of [0, 1]) {
+      const where = `[${rows},${cols}] axis ${axis}`;
+      const arg = argMax(t, { axis });
+      owns(arg.data, BigInt64Array, `argMax ${where}`);
+      const reduce = axis === 1 ? [rows, cols, 1] : [1, rows, cols];
+      assert.deepEqual(Array.from(arg.data, Number), argAlong(x, ...reduce, (a, b) => a > b), `argMax ${where}`);
+      const max = reduceMax(t, { axes: [axis], keepdims: 0 });
+      owns(max.data, Float32Array, `reduceMax ${where}`);
+      const expected = argAlong(x, ...reduce, (a, b) => a > b).map((j, k) => (axis === 1 ? x[k * cols + j] : x[j * cols + k]));
+      assert.deepEqual(Array.from(max.data), expected, `reduceMax ${where}`);
+      owns(hardmax(t, { axis }).data, Float32Array, `hardmax ${where}`);
+    }
+  }
+});
+
 test('an input view at an offset reads its own elements only', async () => {
   await init();
   for (const n of [10, STAGING_FLOATS + 5]) {
