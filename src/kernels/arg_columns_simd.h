@@ -183,6 +183,35 @@ struct ColumnScan {
     }
   }
 
+  // Whole rows of two elements on fresh states (a binary head, [N,2] over the last axis; the
+  // caller checks starts_fresh): each row is a two-row column problem seeded with its first
+  // element, so one exact update of the second decides it, and its index is whether it replaced.
+  // Two shuffles split kLanes pairs; no scratch, no state read. A count that is not a whole
+  // number of tiles ends with a tile overlapping the one before (the same rows decided again).
+  static void pairs(const Raw* x, int64_t count, Raw* best, int32_t* index) {
+    using W = typename L::template ExactWay<D>;
+    static_assert(!W::template keeps<Last>(), "the exact way's mask says replaced");
+    for (int64_t r = 0;; r += kTile) {
+      if (r > count - kTile) r = count - kTile;
+      M m[kValueVectors];
+      for (int v = 0; v < kValueVectors; ++v) {
+        const Raw* p = x + 2 * (r + v * kLanes);
+        const V a = simd::load(p), b = simd::load(p + kLanes);
+        const V first = simd::deinterleave<false, Raw>(a, b), second = simd::deinterleave<true, Raw>(a, b);
+        typename W::K bk = W::key(first);
+        m[v] = W::template step<Last>(W::key(second), bk);
+        simd::store(best + r + v * kLanes, simd::select(m[v], second, first));
+      }
+      simd::I32 im[kIndexVectors];
+      if constexpr (kValueVectors == 2)
+        im[0] = simd::index_masks(m[0], m[1]);
+      else
+        simd::index_masks(m[0], im);
+      for (int q = 0; q < kIndexVectors; ++q) simd::store(index + r + q * 4, im[q] & simd::splat(int32_t{1}));
+      if (r == count - kTile) break;
+    }
+  }
+
   // ReduceMax (no index): each lane merges the rows into the rows kernel's Summary (floats:
   // pmax + a sum; integers: max; float16/bfloat16: int16 max, uint16 min and max), seeded with
   // the state. False, storing nothing, when a lane's extreme is not exact (a NaN, or a zero whose

@@ -9,6 +9,8 @@
 // with each element a run of `inner` values: row j of the scratch holds row j of each slice of
 // the block side by side, so slice s's column i is scratch column s * inner + i, its state's
 // place too. One column-kernel call then covers the block instead of one call per slice.
+// Whole pairs on fresh states (a binary head's [N,2] scores) skip the scratch: ColumnScan::pairs
+// splits them with two shuffles and decides each by one exact update.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -113,6 +115,9 @@ struct ShortRows {
   // (Out of line: rows and slices share one copy per kind.)
   __attribute__((noinline)) static void run(const Raw* x, int64_t count, int64_t length, int64_t inner, int64_t first,
                                             Raw* best, int32_t* index) {
+    if constexpr (Columns::kTracksIndex) {
+      if (inner == 1 && length == 2 && Columns::starts_fresh(first)) return Columns::pairs(x, count, best, index);
+    }
     alignas(16) Raw scratch[kScratchElements];
     const int64_t unit = inner == 1 ? kTile : 1;           // rows / slices per step
     const int64_t least = (kTile + inner - 1) / inner;     // a tile wide
