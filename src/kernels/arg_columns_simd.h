@@ -151,11 +151,13 @@ struct ColumnScan {
   }
   // A call of one row (a staged chunk of a wide [N,C,H,W] map is part of one row): straight
   // from the state arrays to the state arrays, each int32 index vector selected by its mask.
-  // The first row of fresh states is the state as is (its index, 0, is there already).
+  // The first row of fresh states is the state as is, with index 0 (written: the short-row path
+  // hands over states it never filled; registry.h).
   template <int Tiles>
   static void one_row(const Raw* p, int64_t row, Raw* best, int32_t* index) {
     if (starts_fresh(row)) {
       for (int v = 0; v < Tiles * kValueVectors; ++v) simd::store(best + v * kLanes, simd::load(p + v * kLanes));
+      for (int q = 0; q < Tiles * kIndexVectors; ++q) simd::store(index + q * 4, simd::I32{});
       return;
     }
     const simd::I32 rowv = simd::splat(static_cast<int32_t>(row));

@@ -9,12 +9,13 @@
 namespace ox {
 
 // Row family (the reduced axis is innermost): `rows` runs of `length` contiguous elements; run k
-// continues state best[k], index[k]; its first element has index `first`.
+// continues state best[k], index[k]; its first element has index `first`. Runs from index 0 start
+// fresh (registry.h) without reading the state.
 template <class Rule, class Raw>
 void arg_rows_portable(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
   for (int64_t k = 0; k < rows; ++k, x += length) {
-    Raw b = best[k];
-    int32_t at = index[k];
+    Raw b = first == 0 ? Rule::identity() : best[k];
+    int32_t at = first == 0 ? 0 : index[k];
     for (int64_t j = 0; j < length; ++j)
       if (Rule::replaces(x[j], b)) b = x[j], at = static_cast<int32_t>(first + j);
     best[k] = b;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fresh_rows.h"
 #include "kernels/registry.h"
 #include "reference.h"
 #include "spec_table.h"
@@ -148,7 +149,10 @@ inline Outcome run_rows(const Case& c, const ox::KernelSet& k, const std::vector
   Aligned input(bytes.size(), static_cast<size_t>(shift * size));
   if (!bytes.empty()) std::memcpy(input.data(), bytes.data(), bytes.size());
   State state(c.dtype, rows, shift);
-  k.fill_start(state.best(), rows);
+  if (c.arg())  // every run starts from index 0 (the first piece): nothing to fill
+    fresh::poison(state.best(), static_cast<size_t>(rows * size), state.index(), rows);
+  else
+    k.fill_start(state.best(), rows);
   if (pieces.size() == 1 && pieces[0].first == 0 && pieces[0].second == length) {
     k.rows(input.data(), rows, length, 0, state.best(), state.index());
   } else {

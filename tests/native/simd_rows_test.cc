@@ -10,6 +10,7 @@
 #include "kernels/arg_rows_simd.h"
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
+#include "fresh_rows.h"
 #include "simd_support.h"
 
 using namespace simdtest;
@@ -76,9 +77,9 @@ void check_row(const RawOf<D>* x, int64_t n, std::mt19937_64& rng, const std::st
       const ox::KernelSet k = kernels(max ? PlanKind::ArgMax : PlanKind::ArgMin, D, last);
       R best, split_best, ref_best;
       int32_t index = 0, split_index = 0, ref_index = 0;
-      k.fill_start(&best, 1);
+      fresh::poison(&best, sizeof best, &index, 1);  // runs from index 0 start fresh, unfilled
       k.rows(x, 1, n, 0, &best, &index);
-      k.fill_start(&split_best, 1);
+      fresh::poison(&split_best, sizeof split_best, &split_index, 1);
       for (size_t p = 0; p + 1 < split.size(); ++p)
         k.rows(x + split[p], 1, split[p + 1] - split[p], split[p], &split_best, &split_index);
       portable_arg<D>(x, n, max, last, &ref_best, &ref_index);
@@ -265,7 +266,7 @@ void check_rows_per_call(const RawOf<D>* x, int64_t rows, int64_t n, const std::
       const ox::KernelSet k = kernels(kind ? PlanKind::ArgMin : PlanKind::ArgMax, D, last);
       std::vector<RawOf<D>> best(static_cast<size_t>(rows));
       std::vector<int32_t> index(static_cast<size_t>(rows), 0);
-      k.fill_start(best.data(), rows);
+      fresh::poison(best.data(), best.size() * sizeof(RawOf<D>), index.data(), rows);
       k.rows(x, rows, n, 0, best.data(), index.data());
       for (int64_t r = 0; r < rows; ++r) {
         INFO(name(D) << " " << label << "row " << r << " of length " << n << " kind " << kind << " last " << last);

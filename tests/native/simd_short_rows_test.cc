@@ -10,6 +10,7 @@
 
 #include "kernels/arg_columns_simd.h"
 #include "kernels/short_rows.h"
+#include "fresh_rows.h"
 #include "simd_support.h"
 
 using namespace simdtest;
@@ -78,7 +79,10 @@ void check_short_rows(const RawOf<D>* x, int64_t rows, int64_t n, int64_t cut, c
     best.assign(static_cast<size_t>(rows), R{});
     index.assign(static_cast<size_t>(rows), 0);
     int32_t* at = k.tracks_index ? index.data() : nullptr;
-    k.fill_start(best.data(), rows);
+    if (k.tracks_index)  // the first call starts every row at index 0: nothing to fill
+      fresh::poison(best.data(), best.size() * sizeof(R), at, rows);
+    else
+      k.fill_start(best.data(), rows);
     if (!split) return k.rows(x, rows, n, 0, best.data(), at);
     if (cut > 0) k.rows(head.data(), rows, cut, 0, best.data(), at);
     k.rows(tail.data(), rows, n - cut, cut, best.data(), at);
