@@ -240,14 +240,13 @@ void Execution::feed_gathered(const void* data) {
   gathered_states_ += w.states;
 }
 
-// Whether every state is fed only through the row family, from its index 0 first: the arg kinds
-// over the innermost axis (feed() takes kernels_.rows when inner is 1; tiles need inner > 1 and
-// gathering prefix axes). Such states need no reset (registry.h): a binary head's 262,144 states
-// were 2 MiB written for nothing.
-bool Execution::rows_start_fresh() const { return kernels_.tracks_index && plan_.inner == 1 && plan_.prefix_count == 0; }
+// Whether every state's first feed is from index 0 of the reduced axis: the arg kinds, whose
+// states are one per (outer, inner) and never folded (only ReduceMax has prefix axes). Such
+// states need no reset (registry.h): a binary head's 262,144 states were 2 MiB written for nothing.
+bool Execution::states_start_fresh() const { return kernels_.tracks_index && plan_.prefix_count == 0; }
 
 void Execution::reset_slots(int64_t first, int64_t end) {
-  if (end <= first || rows_start_fresh()) return;
+  if (end <= first || states_start_fresh()) return;
   kernels_.fill_start(best_.data() + first * input_size_, end - first);
   if (kernels_.tracks_index)
     std::memset(index_.data() + first * 4, 0, static_cast<size_t>((end - first) * 4));

@@ -125,7 +125,7 @@ class Execution {
   int64_t states_touched_after(int64_t position) const;
   void slide_window();
   void reset_slots(int64_t first, int64_t end);
-  bool rows_start_fresh() const;
+  bool states_start_fresh() const;
   void write_hardmax(char* destination, int64_t begin, int64_t count) const;
 
   Plan plan_;

@@ -50,10 +50,9 @@ struct ColumnScan {
   static constexpr int kRegs = kValueVectors * ((key_only<typename L::template FastWay<D>>() ? 1 : 2) + (Index ? 1 : 0));
   static constexpr int kGroup = kRegs >= 8 ? 1 : (8 / kRegs > 4 ? 4 : 8 / kRegs);  // tiles in registers
 
-  // Whether a call's columns start fresh, so its row 0 can seed their state: for the arg kinds a
-  // call whose first row is row 0 of the reduced axis meets states nothing was fed to (the
-  // starting value, index 0; registry.h), and after row 0 any such state is (row 0, index 0)
-  // under every rule. A way's state_ok vouches for a seeded row 0 as its guard does for the rows
+  // Whether a call's columns start fresh, so its row 0 seeds their state: for the arg kinds a
+  // call whose first row is row 0 of the reduced axis meets states nothing was fed to, left unset
+  // (registry.h), and after row 0 any fresh state is (row 0, index 0) under every rule. A way's state_ok vouches for a seeded row 0 as its guard does for the rows
   // after it (both watch for NaN). ReduceMax folds several blocks (prefix axes) into the same
   // states, each from its row 0.
   static bool starts_fresh(int64_t first) { return Index && first == 0; }
@@ -151,8 +150,8 @@ struct ColumnScan {
   }
   // A call of one row (a staged chunk of a wide [N,C,H,W] map is part of one row): straight
   // from the state arrays to the state arrays, each int32 index vector selected by its mask.
-  // The first row of fresh states is the state as is, with index 0 (written: the short-row path
-  // hands over states it never filled; registry.h).
+  // The first row of fresh states is the state as is, with index 0 (written: fresh states are
+  // unset; registry.h).
   template <int Tiles>
   static void one_row(const Raw* p, int64_t row, Raw* best, int32_t* index) {
     if (starts_fresh(row)) {

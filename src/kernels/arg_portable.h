@@ -24,10 +24,15 @@ void arg_rows_portable(const Raw* x, int64_t rows, int64_t length, int64_t first
 }
 
 // Column family (the reduced axis has inner elements after it): `rows` rows of `width` elements,
-// `stride` apart; column j's state is best[j], index[j]; row k has index first + k.
+// `stride` apart; column j's state is best[j], index[j]; row k has index first + k. A call from
+// row 0 starts fresh (registry.h): that row is the state, read from nowhere else.
 template <class Rule, class Raw>
 void arg_columns_portable(const Raw* x, int64_t rows, int64_t width, int64_t stride, int64_t first, Raw* best,
                           int32_t* index) {
+  if (first == 0 && rows > 0) {
+    for (int64_t j = 0; j < width; ++j) best[j] = x[j], index[j] = 0;
+    return arg_columns_portable<Rule>(x + stride, rows - 1, width, stride, 1, best, index);
+  }
   for (int64_t k = 0; k < rows; ++k, x += stride)
     for (int64_t j = 0; j < width; ++j)
       if (Rule::replaces(x[j], best[j])) best[j] = x[j], index[j] = static_cast<int32_t>(first + k);

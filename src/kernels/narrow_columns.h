@@ -51,7 +51,8 @@ int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, i
 
 // Each real column's carried state (earliest) and its r candidates: virtual column q * width + c,
 // at row first + vindex * r + q. False, with nothing stored, when ReduceMax (no index) cannot tell
-// which of tied candidates with different bits came first.
+// which of tied candidates with different bits came first. An arg kind's call from row 0 starts
+// fresh (registry.h): the carried state is the starting value at index 0, not read.
 template <class Rule, bool Index>
 bool narrow_merge(const void* vbest_bytes, const int32_t* vindex, int64_t width, int64_t r, int64_t first,
                   void* best_bytes, int32_t* index) {
@@ -60,8 +61,9 @@ bool narrow_merge(const void* vbest_bytes, const int32_t* vindex, int64_t width,
   Raw* best = static_cast<Raw*>(best_bytes);
   Raw value[kMaxNarrowWidth];
   int64_t row[kMaxNarrowWidth];
+  const bool fresh = Index && first == 0;
   for (int64_t c = 0; c < width; ++c) {
-    Raw b = best[c];
+    Raw b = fresh ? Rule::identity() : best[c];
     int64_t at = -1;  // -1: the carried state, before every candidate
     bool unknown_order = false;
     for (int64_t q = 0, v = c; q < r; ++q, v += width) {
@@ -80,7 +82,7 @@ bool narrow_merge(const void* vbest_bytes, const int32_t* vindex, int64_t width,
   }
   for (int64_t c = 0; c < width; ++c) {
     best[c] = value[c];
-    if (Index && row[c] >= 0) index[c] = static_cast<int32_t>(row[c]);
+    if (Index && (row[c] >= 0 || fresh)) index[c] = static_cast<int32_t>(row[c] >= 0 ? row[c] : 0);
   }
   return true;
 }

@@ -8,11 +8,10 @@
 
 namespace ox {
 
-// Arg kinds (tracks_index): a call whose first row (element) is index 0 of the reduced axis
-// starts the states it continues. The row family neither reads them nor needs them filled: it
-// writes every one (so a caller that feeds only rows skips fill_start and the zeroed index). The
-// column family finds them fresh, as fill_start and a zeroed index leave them, and seeds them
-// from that row instead of comparing it.
+// Arg kinds (tracks_index): a call whose first row (element) is index 0 of the reduced axis, with
+// at least one, starts the states it continues. Both families neither read them nor need them filled (no
+// fill_start, no zeroed index): they write every one, the columns family seeding it from that
+// row instead of comparing it.
 struct KernelSet {
   // Row family: `rows` runs of `length` elements; state best[k] (and index[k] for arg kinds).
   void (*rows)(const void* x, int64_t rows, int64_t length, int64_t first, void* best, int32_t* index);

@@ -12,6 +12,7 @@
 #include "kernels/arg_portable.h"
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
+#include "fresh_state.h"
 #include "simd_support.h"
 
 using namespace simdtest;
@@ -89,9 +90,9 @@ void check_grid(const RawOf<D>* x, int64_t rows, int64_t width, int64_t stride, 
       const ox::KernelSet k = kernels(max ? PlanKind::ArgMax : PlanKind::ArgMin, D, last);
       std::vector<R> best(w), split_best(w), ref_best(w);
       std::vector<int32_t> index(w, 0), split_index(w, 0), ref_index(w, 0);
-      k.fill_start(best.data(), width);
+      fresh::poison(best.data(), w * sizeof(R), index.data(), width);  // calls from row 0 start fresh, unfilled
       k.columns(x, rows, width, stride, 0, best.data(), index.data());
-      k.fill_start(split_best.data(), width);
+      fresh::poison(split_best.data(), w * sizeof(R), split_index.data(), width);
       walk_chunks(k, x, rows, width, stride, split_best.data(), split_index.data(), rng);
       portable_arg<D>(x, rows, width, stride, max, last, ref_best.data(), ref_index.data());
       for (int64_t j = 0; j < width; ++j) {

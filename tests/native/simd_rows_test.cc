@@ -10,7 +10,7 @@
 #include "kernels/arg_rows_simd.h"
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
-#include "fresh_rows.h"
+#include "fresh_state.h"
 #include "simd_support.h"
 
 using namespace simdtest;

@@ -10,7 +10,7 @@
 
 #include "kernels/arg_columns_simd.h"
 #include "kernels/short_rows.h"
-#include "fresh_rows.h"
+#include "fresh_state.h"
 #include "simd_support.h"
 
 using namespace simdtest;
@@ -164,8 +164,7 @@ void check_slices(const RawOf<D>* x, int64_t slices, int64_t length, int64_t inn
   for (int kind = 0; kind < 2; ++kind)
     for (int last = 0; last < 2; ++last) {
       const ox::KernelSet k = kernels(kind ? PlanKind::ArgMin : PlanKind::ArgMax, D, last);
-      k.fill_start(best.data(), outputs);
-      std::fill(index.begin(), index.end(), 0);
+      fresh::poison(best.data(), best.size() * sizeof(R), index.data(), outputs);  // slices start fresh
       k.slices(x, slices, length, inner, best.data(), index.data());
       for (int64_t out = 0; out < outputs; ++out) {
         column_of(out);
