@@ -55,7 +55,7 @@ struct ColumnScan {
   // (registry.h), and after row 0 any fresh state is (row 0, index 0) under every rule. A way's state_ok vouches for a seeded row 0 as its guard does for the rows
   // after it (both watch for NaN). ReduceMax folds several blocks (prefix axes) into the same
   // states, each from its row 0.
-  static bool starts_fresh(int64_t first) { return Index && first == 0; }
+  static bool starts_fresh(int64_t first) { return ox::starts_fresh<Index>(first); }
 
   // The rows of lanes [4q, 4q + 4) of a tile's row vectors, as int32.
   static simd::I32 rows_of(const RV* r, int q) {
@@ -148,6 +148,23 @@ struct ColumnScan {
     }
     return true;
   }
+  // The exact update of one value vector of state b by c (ArgRule in every lane), the winner
+  // stored at `to`; the mask says where c replaced b. And a tile's masks as its int32 index masks.
+  static M exact_update(V c, V b, Raw* to) {
+    using W = typename L::template ExactWay<D>;
+    static_assert(!W::template keeps<Last>(), "the exact way's mask says replaced");
+    typename W::K bk = W::key(b);
+    const M m = W::template step<Last>(W::key(c), bk);
+    simd::store(to, simd::select(m, c, b));
+    return m;
+  }
+  static void tile_index_masks(const M (&m)[kValueVectors], simd::I32 (&im)[kIndexVectors]) {
+    if constexpr (kValueVectors == 2)
+      im[0] = simd::index_masks(m[0], m[1]);
+    else
+      simd::index_masks(m[0], im);
+  }
+
   // A call of one row (a staged chunk of a wide [N,C,H,W] map is part of one row): straight
   // from the state arrays to the state arrays, each int32 index vector selected by its mask.
   // The first row of fresh states is the state as is, with index 0 (written: fresh states are
@@ -164,18 +181,11 @@ struct ColumnScan {
       M m[kValueVectors];
       for (int r = 0; r < kValueVectors; ++r) {
         const int v = t * kValueVectors + r;
-        using W = typename L::template ExactWay<D>;
-        const V x_v = simd::load(p + v * kLanes), b = simd::load(best + v * kLanes);
-        typename W::K bk = W::key(b);
-        m[r] = W::template step<Last>(W::key(x_v), bk);
-        simd::store(best + v * kLanes, simd::select(m[r], x_v, b));
+        m[r] = exact_update(simd::load(p + v * kLanes), simd::load(best + v * kLanes), best + v * kLanes);
       }
       if constexpr (Index) {
         simd::I32 im[kIndexVectors];
-        if constexpr (kValueVectors == 2)
-          im[0] = simd::index_masks(m[0], m[1]);
-        else
-          simd::index_masks(m[0], im);
+        tile_index_masks(m, im);
         for (int q = 0; q < kIndexVectors; ++q) {
           int32_t* at = index + t * kTile + q * 4;
           simd::store(at, simd::select(im[q], rowv, simd::load(at)));
@@ -190,24 +200,16 @@ struct ColumnScan {
   // Two shuffles split kLanes pairs; no scratch, no state read. A count that is not a whole
   // number of tiles ends with a tile overlapping the one before (the same rows decided again).
   static void pairs(const Raw* x, int64_t count, Raw* best, int32_t* index) {
-    using W = typename L::template ExactWay<D>;
-    static_assert(!W::template keeps<Last>(), "the exact way's mask says replaced");
     for (int64_t r = 0;; r += kTile) {
       if (r > count - kTile) r = count - kTile;
       M m[kValueVectors];
       for (int v = 0; v < kValueVectors; ++v) {
         const Raw* p = x + 2 * (r + v * kLanes);
         const V a = simd::load(p), b = simd::load(p + kLanes);
-        const V first = simd::deinterleave<false, Raw>(a, b), second = simd::deinterleave<true, Raw>(a, b);
-        typename W::K bk = W::key(first);
-        m[v] = W::template step<Last>(W::key(second), bk);
-        simd::store(best + r + v * kLanes, simd::select(m[v], second, first));
+        m[v] = exact_update(simd::deinterleave<true, Raw>(a, b), simd::deinterleave<false, Raw>(a, b), best + r + v * kLanes);
       }
       simd::I32 im[kIndexVectors];
-      if constexpr (kValueVectors == 2)
-        im[0] = simd::index_masks(m[0], m[1]);
-      else
-        simd::index_masks(m[0], im);
+      tile_index_masks(m, im);
       for (int q = 0; q < kIndexVectors; ++q) simd::store(index + r + q * 4, im[q] & simd::splat(int32_t{1}));
       if (r == count - kTile) break;
     }

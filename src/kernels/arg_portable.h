@@ -14,8 +14,8 @@ namespace ox {
 template <class Rule, class Raw>
 void arg_rows_portable(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
   for (int64_t k = 0; k < rows; ++k, x += length) {
-    Raw b = first == 0 ? Rule::identity() : best[k];
-    int32_t at = first == 0 ? 0 : index[k];
+    Raw b = state_value<Rule, true>(best + k, first);
+    int32_t at = static_cast<int32_t>(state_index<true>(index + k, first));
     for (int64_t j = 0; j < length; ++j)
       if (Rule::replaces(x[j], b)) b = x[j], at = static_cast<int32_t>(first + j);
     best[k] = b;
@@ -29,7 +29,7 @@ void arg_rows_portable(const Raw* x, int64_t rows, int64_t length, int64_t first
 template <class Rule, class Raw>
 void arg_columns_portable(const Raw* x, int64_t rows, int64_t width, int64_t stride, int64_t first, Raw* best,
                           int32_t* index) {
-  if (first == 0 && rows > 0) {
+  if (starts_fresh<true>(first) && rows > 0) {
     for (int64_t j = 0; j < width; ++j) best[j] = x[j], index[j] = 0;
     return arg_columns_portable<Rule>(x + stride, rows - 1, width, stride, 1, best, index);
   }

@@ -181,15 +181,10 @@ struct RowScan {
     }
   };
 
-  // The state a run continues. An arg kind's run from index 0 starts fresh (registry.h): the
-  // starting value and index 0, whatever the arrays hold.
-  static Raw state_value(const Raw* best, int64_t first) { return Index && first == 0 ? Rule::identity() : *best; }
-  static int64_t state_index(const int32_t* index, int64_t first) { return Index && first != 0 ? *index : 0; }
-
   // One run of `length` >= kLanes elements continuing state (*best, *index); x[0] has index `first`.
   static void run(const Raw* x, int64_t length, int64_t first, Raw* best, int32_t* index) {
-    Raw b = state_value(best, first);
-    int64_t at = state_index(index, first);
+    Raw b = state_value<Rule, Index>(best, first);  // (traits.h: a fresh run reads neither)
+    int64_t at = state_index<Index>(index, first);
     if (!Last && Tr::nan(b)) return;  // the first NaN already won
     bool raw = true;
     for (int64_t s = 0; s < length; s += kBlock) {
@@ -214,8 +209,8 @@ struct RowScan {
     blocks[0].summarize(x, n, raw);
     for (int64_t k = 0; k < rows; ++k) {
       if (k + 1 < rows) blocks[(k + 1) & 1].summarize(x + (k + 1) * length, n, raw);
-      Raw b = state_value(best + k, first);
-      int64_t at = state_index(index + k, first);
+      Raw b = state_value<Rule, Index>(best + k, first);
+      int64_t at = state_index<Index>(index + k, first);
       if (Last || !Tr::nan(b)) blocks[k & 1].settle(x + k * length, n, first, b, at);
       best[k] = b;
       if (Index) index[k] = static_cast<int32_t>(at);

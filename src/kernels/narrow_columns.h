@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/traits.h"
+
 namespace ox {
 
 // Widths the path takes are under this (four of the widest tiles, and the widest register group).
@@ -61,9 +63,9 @@ bool narrow_merge(const void* vbest_bytes, const int32_t* vindex, int64_t width,
   Raw* best = static_cast<Raw*>(best_bytes);
   Raw value[kMaxNarrowWidth];
   int64_t row[kMaxNarrowWidth];
-  const bool fresh = Index && first == 0;
+  const bool fresh = starts_fresh<Index>(first);
   for (int64_t c = 0; c < width; ++c) {
-    Raw b = fresh ? Rule::identity() : best[c];
+    Raw b = state_value<Rule, Index>(best + c, first);
     int64_t at = -1;  // -1: the carried state, before every candidate
     bool unknown_order = false;
     for (int64_t q = 0, v = c; q < r; ++q, v += width) {

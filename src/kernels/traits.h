@@ -73,4 +73,15 @@ struct ArgRule {
   }
 };
 
+// registry.h: an arg kind's call from index 0 of the reduced axis starts the states it continues,
+// reading nothing from them. Its state before that index is the rule's starting value at index 0.
+template <bool Index>
+constexpr bool starts_fresh(int64_t first) { return Index && first == 0; }
+template <class Rule, bool Index>
+typename Rule::Raw state_value(const typename Rule::Raw* best, int64_t first) {
+  return starts_fresh<Index>(first) ? Rule::identity() : *best;
+}
+template <bool Index>
+int64_t state_index(const int32_t* index, int64_t first) { return Index && !starts_fresh<Index>(first) ? *index : 0; }
+
 }  // namespace ox

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/registry.h"
+
 namespace fresh {
 
 constexpr int32_t kPoisonIndex = 0x7EADBEEF;
@@ -15,6 +17,15 @@ constexpr int32_t kPoisonIndex = 0x7EADBEEF;
 inline void poison(void* best, size_t best_bytes, int32_t* index, int64_t count) {
   std::memset(best, 0xFF, best_bytes);
   for (int64_t k = 0; k < count; ++k) index[k] = kPoisonIndex;
+}
+
+// The state before the first call of `count` outputs: poisoned for an arg kind whose first call
+// starts at index 0 with at least one row (`starts`), else the kernel set's starting value.
+inline void start(const ox::KernelSet& k, void* best, size_t best_bytes, int32_t* index, int64_t count, bool starts = true) {
+  if (k.tracks_index && starts)
+    poison(best, best_bytes, index, count);
+  else
+    k.fill_start(best, count);
 }
 
 }  // namespace fresh

@@ -149,10 +149,7 @@ inline Outcome run_rows(const Case& c, const ox::KernelSet& k, const std::vector
   Aligned input(bytes.size(), static_cast<size_t>(shift * size));
   if (!bytes.empty()) std::memcpy(input.data(), bytes.data(), bytes.size());
   State state(c.dtype, rows, shift);
-  if (c.arg())  // every run starts from index 0 (the first piece): nothing to fill
-    fresh::poison(state.best(), static_cast<size_t>(rows * size), state.index(), rows);
-  else
-    k.fill_start(state.best(), rows);
+  fresh::start(k, state.best(), static_cast<size_t>(rows * size), state.index(), rows);  // runs start at index 0
   if (pieces.size() == 1 && pieces[0].first == 0 && pieces[0].second == length) {
     k.rows(input.data(), rows, length, 0, state.best(), state.index());
   } else {
@@ -182,10 +179,7 @@ inline Outcome run_columns(const Case& c, const ox::KernelSet& k, const std::vec
   for (const auto& rp : row_pieces) covered += rp.second - rp.first;
   REQUIRE(covered == rows);
   State state(c.dtype, width, shift);
-  if (c.arg() && rows > 0)  // every column starts at row 0 (the first row piece): nothing to fill
-    fresh::poison(state.best(), static_cast<size_t>(width * size), state.index(), width);
-  else
-    k.fill_start(state.best(), width);
+  fresh::start(k, state.best(), static_cast<size_t>(width * size), state.index(), width, rows > 0);  // from row 0
   for (const auto& rp : row_pieces)
     for (const auto& cp : column_pieces)
       k.columns(input.data() + (rp.first * stride + cp.first) * size, rp.second - rp.first, cp.second - cp.first,

@@ -72,12 +72,7 @@ void check_columns(const RawOf<D>* x, int64_t rows, int64_t w, int64_t cut, cons
   std::vector<int32_t> index(static_cast<size_t>(w));
   const auto run = [&](const ox::KernelSet& k, bool split) {
     int32_t* at = k.tracks_index ? index.data() : nullptr;
-    if (k.tracks_index) {  // the first call starts every column at row 0: nothing to fill
-      fresh::poison(best.data(), best.size() * sizeof(R), at, w);
-    } else {
-      k.fill_start(best.data(), w);
-      std::fill(index.begin(), index.end(), 0);
-    }
+    fresh::start(k, best.data(), best.size() * sizeof(R), at, w);  // the first call starts every column at row 0
     if (!split) return k.columns(x, rows, w, w, 0, best.data(), at);
     if (cut > 0) k.columns(x, cut, w, w, 0, best.data(), at);
     k.columns(x + cut * w, rows - cut, w, w, cut, best.data(), at);

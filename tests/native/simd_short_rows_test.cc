@@ -79,10 +79,7 @@ void check_short_rows(const RawOf<D>* x, int64_t rows, int64_t n, int64_t cut, c
     best.assign(static_cast<size_t>(rows), R{});
     index.assign(static_cast<size_t>(rows), 0);
     int32_t* at = k.tracks_index ? index.data() : nullptr;
-    if (k.tracks_index)  // the first call starts every row at index 0: nothing to fill
-      fresh::poison(best.data(), best.size() * sizeof(R), at, rows);
-    else
-      k.fill_start(best.data(), rows);
+    fresh::start(k, best.data(), best.size() * sizeof(R), at, rows);  // the first call starts every row at index 0
     if (!split) return k.rows(x, rows, n, 0, best.data(), at);
     if (cut > 0) k.rows(head.data(), rows, cut, 0, best.data(), at);
     k.rows(tail.data(), rows, n - cut, cut, best.data(), at);
