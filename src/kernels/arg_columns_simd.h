@@ -133,29 +133,39 @@ struct ColumnScan {
     }
     if (guard.template fails<NV>(bk)) return false;
     for (int v = 0; v < NV; ++v) simd::store(best + v * kLanes, KeyOnly ? W::raw(bk[v]) : b[v]);
-    if constexpr (Index) {
-      for (int t = 0; t < Tiles; ++t)
-        for (int q = 0; q < kIndexVectors; ++q) {
-          const simd::I32 rows_q = rows_of(r + t * kValueVectors, q);
-          int32_t* at = index + t * kTile + q * 4;
-          if (kRelative && !seeded) {  // merged into the earlier state
-            const simd::I32 set = rows_q != simd::I32{};
-            simd::store(at, simd::select(set, rows_q + simd::splat(static_cast<int32_t>(first - 1)), simd::load(at)));
-          } else {  // absolute rows, or seeded ones (first is 0)
-            simd::store(at, rows_q);
-          }
-        }
-    }
+    if constexpr (Index)
+      for (int t = 0; t < Tiles; ++t) store_rows(r + t * kValueVectors, kRelative && !seeded, first, index + t * kTile);
     return true;
   }
-  // The exact update of one value vector of state b by c (ArgRule in every lane), the winner
-  // stored at `to`; the mask says where c replaced b. And a tile's masks as its int32 index masks.
-  static M exact_update(V c, V b, Raw* to) {
+  // A tile's winning rows (r: its row vectors) to its int32 indices: as they are (absolute rows,
+  // or relative ones of a pass seeded with row 0), or merged into the earlier state (`merge`:
+  // relative rows, 0 keeping the stored index, k + 1 meaning row first + k).
+  static void store_rows(const RV* r, bool merge, int64_t first, int32_t* index) {
+    for (int q = 0; q < kIndexVectors; ++q) {
+      const simd::I32 rows_q = rows_of(r, q);
+      int32_t* at = index + q * 4;
+      if (merge) {
+        const simd::I32 set = rows_q != simd::I32{};
+        simd::store(at, simd::select(set, rows_q + simd::splat(static_cast<int32_t>(first - 1)), simd::load(at)));
+      } else {
+        simd::store(at, rows_q);
+      }
+    }
+  }
+  // The exact update of one value vector of state b by c (ArgRule in every lane), b updated in
+  // place (exact_update: stored at `to`); the mask says where c replaced b. And a tile's masks as
+  // its int32 index masks.
+  static M exact_step(V c, V& b) {
     using W = typename L::template ExactWay<D>;
     static_assert(!W::template keeps<Last>(), "the exact way's mask says replaced");
     typename W::K bk = W::key(b);
     const M m = W::template step<Last>(W::key(c), bk);
-    simd::store(to, simd::select(m, c, b));
+    b = simd::select(m, c, b);
+    return m;
+  }
+  static M exact_update(V c, V b, Raw* to) {
+    const M m = exact_step(c, b);
+    simd::store(to, b);
     return m;
   }
   static void tile_index_masks(const M (&m)[kValueVectors], simd::I32 (&im)[kIndexVectors]) {
@@ -194,23 +204,50 @@ struct ColumnScan {
     }
   }
 
-  // Whole rows of two elements on fresh states (a binary head, [N,2] over the last axis; the
-  // caller checks starts_fresh): each row is a two-row column problem seeded with its first
-  // element, so one exact update of the second decides it, and its index is whether it replaced.
-  // Two shuffles split kLanes pairs; no scratch, no state read. A count that is not a whole
-  // number of tiles ends with a tile overlapping the one before (the same rows decided again).
-  static void pairs(const Raw* x, int64_t count, Raw* best, int32_t* index) {
+  // Whole rows of K (2 .. kMaxWholeRow) elements: a binary or few-class head, [N,K] over the
+  // last axis, or a pixel's channels. K loads hold kLanes rows and K - 1 shuffles per element
+  // split them (simd::split_rows), so each row is a K-row column problem decided in registers by
+  // exact updates, with no scratch. Fresh states (an arg kind from index 0; the caller checks
+  // starts_fresh) start as element 0 and are not read; other states (ReduceMax's) are read and
+  // updated by all K. A count that is not a whole number of tiles ends with a tile overlapping
+  // the one before: the same rows decided again, from the state they produced when it was read
+  // (unchanged under either tie rule). Out of line: one copy per kernel set, not per caller.
+  static constexpr int kMaxWholeRow = 3;
+  template <int K, bool Fresh>
+  __attribute__((noinline)) static void whole_rows(const Raw* x, int64_t count, int64_t first, Raw* best, int32_t* index) {
+    static_assert(K >= 2 && K <= kMaxWholeRow && (Index || !Fresh), "fresh states are an arg kind's");
+    static_assert(!kRelative || kValueVectors == 1, "a tile of narrow lanes is one vector");
+    constexpr int J0 = Fresh ? 1 : 0;  // a fresh state is element 0 as is
     for (int64_t r = 0;; r += kTile) {
       if (r > count - kTile) r = count - kTile;
-      M m[kValueVectors];
+      M m[K][kValueVectors];
       for (int v = 0; v < kValueVectors; ++v) {
-        const Raw* p = x + 2 * (r + v * kLanes);
-        const V a = simd::load(p), b = simd::load(p + kLanes);
-        m[v] = exact_update(simd::deinterleave<true, Raw>(a, b), simd::deinterleave<false, Raw>(a, b), best + r + v * kLanes);
+        const Raw* p = x + K * (r + v * kLanes);
+        V in[K], e[K];
+        for (int s = 0; s < K; ++s) in[s] = simd::load(p + s * kLanes);
+        simd::split_rows<K, Raw>(in, e);
+        V b = Fresh ? e[0] : simd::load(best + r + v * kLanes);
+        for (int j = J0; j < K; ++j) m[j][v] = exact_step(e[j], b);
+        simd::store(best + r + v * kLanes, b);
       }
-      simd::I32 im[kIndexVectors];
-      tile_index_masks(m, im);
-      for (int q = 0; q < kIndexVectors; ++q) simd::store(index + r + q * 4, im[q] & simd::splat(int32_t{1}));
+      if constexpr (Index && kRelative) {
+        // 1- and 2-byte lanes: the winning element as the passes track rows, in the value's lane
+        // width (fresh: the element itself; else 1 + it, 0 where the state stayed), widened once.
+        RV rel{};
+        for (int j = J0; j < K; ++j)
+          rel = vmax(rel, simd::splat(static_cast<RowLane>(Fresh ? j : j + 1)) & simd::opaque(simd::bits<RV>(m[j][0])));
+        store_rows(&rel, !Fresh, first, index + r);
+      } else if constexpr (Index) {
+        simd::I32 at[kIndexVectors];
+        for (int q = 0; q < kIndexVectors; ++q) at[q] = Fresh ? simd::I32{} : simd::load(index + r + q * 4);
+        for (int j = J0; j < K; ++j) {
+          simd::I32 im[kIndexVectors];
+          tile_index_masks(m[j], im);
+          const simd::I32 row = simd::splat(static_cast<int32_t>(first + j));
+          for (int q = 0; q < kIndexVectors; ++q) at[q] = simd::select(im[q], row, at[q]);
+        }
+        for (int q = 0; q < kIndexVectors; ++q) simd::store(index + r + q * 4, at[q]);
+      }
       if (r == count - kTile) break;
     }
   }

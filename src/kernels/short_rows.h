@@ -9,8 +9,9 @@
 // with each element a run of `inner` values: row j of the scratch holds row j of each slice of
 // the block side by side, so slice s's column i is scratch column s * inner + i, its state's
 // place too. One column-kernel call then covers the block instead of one call per slice.
-// Whole pairs on fresh states (a binary head's [N,2] scores) skip the scratch: ColumnScan::pairs
-// splits them with two shuffles and decides each by one exact update.
+// Whole rows of up to ColumnScan::kMaxWholeRow elements (a binary head's [N,2] scores, RGB
+// channels) skip the scratch: ColumnScan::whole_rows splits them with shuffles and decides each
+// in registers.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -22,21 +23,14 @@ namespace ox {
 // Element j of each of `rows` rows (a multiple of the lane count N) to out[j * rows, +rows).
 // Rows of N or more elements go N rows by N elements at a time: N loads, an in-register
 // transpose, N stores (a last square of a row overlaps the one before: the same values stored
-// twice). Pairs are split by two shuffles; other shorter rows gather each vector lane by lane.
+// twice). Shorter rows gather each vector lane by lane (rows of 2 and 3 never come here:
+// ColumnScan::whole_rows).
 // (One per element type, kept out of line so every kind and rule shares it.)
 template <class Raw>
 __attribute__((noinline)) void transpose_rows(const Raw* x, int64_t rows, int64_t length, Raw* out) {
   constexpr int kN = simd::kBytes / sizeof(Raw);
   using V = simd::Vec<Raw>;
   const ptrdiff_t n = static_cast<ptrdiff_t>(rows), len = static_cast<ptrdiff_t>(length);
-  if (len == 2) {  // pairs (a binary mask's scores): two loads hold N rows, two shuffles split them
-    for (ptrdiff_t r = 0; r < n; r += kN) {
-      const V a = simd::load(x + 2 * r), b = simd::load(x + 2 * r + kN);
-      simd::store(out + r, simd::deinterleave<false, Raw>(a, b));
-      simd::store(out + n + r, simd::deinterleave<true, Raw>(a, b));
-    }
-    return;
-  }
   if (len < kN) {
     for (ptrdiff_t j = 0; j < len; ++j) {
       const Raw* p = x + j;
@@ -106,6 +100,7 @@ struct ShortRows {
     return length * inner <= kMaxLength && count * inner >= kTile;
   }
 
+
   // `count` rows of `length` elements, or whole slices of [length, inner] (applies() holds): row
   // (slice) k's column i continues best[k * inner + i] (index[...]); element j has index first + j.
   // Block by block through the scratch. Rows (inner 1) go in whole tiles, as the transpose goes a
@@ -115,8 +110,14 @@ struct ShortRows {
   // (Out of line: rows and slices share one copy per kind.)
   __attribute__((noinline)) static void run(const Raw* x, int64_t count, int64_t length, int64_t inner, int64_t first,
                                             Raw* best, int32_t* index) {
-    if constexpr (Columns::kTracksIndex) {
-      if (inner == 1 && length == 2 && Columns::starts_fresh(first)) return Columns::pairs(x, count, best, index);
+    // Arg kinds only from index 0: rows continued from an earlier call keep the scratch, one copy
+    // of the kernel per kind and dtype fewer (size budget) for calls Execution never makes (it
+    // continues one row at a time). ReduceMax reads its states.
+    if (inner == 1 && length >= 2 && length <= Columns::kMaxWholeRow &&
+        (!Columns::kTracksIndex || Columns::starts_fresh(first))) {
+      constexpr bool kFresh = Columns::kTracksIndex;
+      return length == 2 ? Columns::template whole_rows<2, kFresh>(x, count, first, best, index)
+                         : Columns::template whole_rows<3, kFresh>(x, count, first, best, index);
     }
     alignas(16) Raw scratch[kScratchElements];
     const int64_t unit = inner == 1 ? kTile : 1;           // rows / slices per step

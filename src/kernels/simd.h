@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <utility>
 
 #if defined(__EMSCRIPTEN__) && !defined(__wasm_simd128__)
@@ -168,6 +169,54 @@ inline Vec<T> deinterleave(Vec<T> a, Vec<T> b, std::index_sequence<I...>) {
 template <bool Odd, class T>
 inline Vec<T> deinterleave(Vec<T> a, Vec<T> b) {
   return deinterleave<Odd, T>(a, b, std::make_index_sequence<kBytes / sizeof(T)>());
+}
+
+// Element J of each of N = lanes rows of K elements, the rows laid end to end in v[0 .. K):
+// lane r is lane r * K + J of that run. Rows of two are deinterleave's one shuffle. For K prime
+// to N, rows r = 0 .. N-1 put element J in N different lane positions, so K - 1 blends (lanes
+// kept in place: one pblendw in V8) gather them in one vector and one single-vector shuffle
+// (pshufd for 4-byte lanes) puts them in row order. Each blend is hidden from the optimizer
+// (opaque): merged with the next step it becomes a two-vector shuffle, or loses the lanes the
+// next step replaces (emitted as lane 0: no longer a blend), which V8 spells as pshufb pairs.
+template <int K, int J, int N>
+constexpr int lane_source(int lane) {  // which of the K vectors holds element J at `lane`
+  for (int r = 0; r < N; ++r)
+    if ((r * K + J) % N == lane) return (r * K + J) / N;
+  return 0;
+}
+template <int K, int J, int S, class T, size_t... I>
+inline Vec<T> blend_step(Vec<T> acc, Vec<T> next, std::index_sequence<I...>) {
+  constexpr int N = sizeof...(I);
+  if constexpr (sizeof(T) == 1) {  // no byte blend in V8's shuffles: a select by a hidden constant mask
+    using M = MaskOf<T>;
+    return select(opaque(M{static_cast<typename SignedOf<1>::type>(lane_source<K, J, N>(I) == S ? -1 : 0)...}), next, acc);
+  } else {
+    return opaque(__builtin_shufflevector(acc, next, (lane_source<K, J, N>(I) == S ? N + int(I) : int(I))...));
+  }
+}
+template <int K, int J, int S, class T, size_t... I>
+inline Vec<T> blend_rows(const Vec<T>* v, std::index_sequence<I...> lanes) {
+  return blend_step<K, J, S, T>(S == 1 ? v[0] : blend_rows<K, J, (S > 1 ? S - 1 : 1), T>(v, lanes), v[S], lanes);
+}
+template <int K, int J, class T, size_t... I>
+inline Vec<T> row_lanes(const Vec<T>* v, std::index_sequence<I...> lanes) {
+  constexpr int N = sizeof...(I);
+  if constexpr (K == 2) {
+    return deinterleave<J == 1, T>(v[0], v[1], lanes);
+  } else {
+    static_assert(std::gcd(K, N) == 1, "element J of N rows must fall in N different lanes");
+    const Vec<T> b = blend_rows<K, J, K - 1, T>(v, lanes);
+    return __builtin_shufflevector(b, b, static_cast<int>((I * K + J) % N)...);
+  }
+}
+template <int K, class T, size_t... J>
+inline void split_rows(const Vec<T>* v, Vec<T>* out, std::index_sequence<J...>) {
+  ((out[J] = row_lanes<K, J, T>(v, std::make_index_sequence<kBytes / sizeof(T)>())), ...);
+}
+// out[j] = element j of the N rows of K elements in v[0 .. K), for every j < K.
+template <int K, class T>
+inline void split_rows(const Vec<T>* v, Vec<T>* out) {
+  split_rows<K, T>(v, out, std::make_index_sequence<K>());
 }
 
 // a0 b0 a1 b1 ... from the low halves of a and b (High: from the high halves); one punpck.
