@@ -1,5 +1,6 @@
 // The benchmark cases: one ONNX node each, run the same way by every runtime. `opset` is the
 // model's (ArgMax/ArgMin/Hardmax 13, ReduceMax 18 with axes as an input; null axes = all).
+// Base cases are float32 unless they name a type.
 
 const BASE = [
   { name: 'argmax_vocab_32k', op: 'ArgMax', dims: [1, 32000], attrs: { axis: -1 } },
@@ -9,6 +10,10 @@ const BASE = [
   // The same maps in NHWC layout (channels last, as exported from TensorFlow): many short rows.
   { name: 'argmax_seg_nhwc', op: 'ArgMax', dims: [1, 512, 512, 21], attrs: { axis: -1, keepdims: 0 } },
   { name: 'argmax_mask_nhwc', op: 'ArgMax', dims: [1, 512, 512, 2], attrs: { axis: -1, keepdims: 0 } },
+  // A three-class head in NHWC layout, and an image's per-pixel max over its RGB bytes (the V of
+  // HSV): rows of three.
+  { name: 'argmax_seg3_nhwc', op: 'ArgMax', dims: [1, 512, 512, 3], attrs: { axis: -1, keepdims: 0 } },
+  { name: 'reducemax_rgb', type: 'uint8', op: 'ReduceMax', dims: [1, 512, 512, 3], axes: [-1] },
   // A binary head in NCHW layout: two rows of columns.
   { name: 'argmax_mask', op: 'ArgMax', dims: [1, 2, 512, 512], attrs: { axis: 1, keepdims: 0 } },
   // Columns narrower than a SIMD tile: per-coordinate extremes of a point cloud (x, y, z).
@@ -54,7 +59,7 @@ function outputDims(c) {
 }
 
 export const CASES = [
-  ...BASE.map((c) => complete(c, 'float32')),
+  ...BASE.map((c) => complete(c, c.type ?? 'float32')),
   ...TYPED_BASES.flatMap((name) => EXTRA_TYPES.map((type) => complete({ ...BASE.find((c) => c.name === name), name: `${name}.${type}` }, type))),
 ];
 

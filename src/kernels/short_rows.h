@@ -100,7 +100,6 @@ struct ShortRows {
     return length * inner <= kMaxLength && count * inner >= kTile;
   }
 
-
   // `count` rows of `length` elements, or whole slices of [length, inner] (applies() holds): row
   // (slice) k's column i continues best[k * inner + i] (index[...]); element j has index first + j.
   // Block by block through the scratch. Rows (inner 1) go in whole tiles, as the transpose goes a

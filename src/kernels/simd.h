@@ -195,8 +195,11 @@ inline Vec<T> blend_step(Vec<T> acc, Vec<T> next, std::index_sequence<I...>) {
   }
 }
 template <int K, int J, int S, class T, size_t... I>
-inline Vec<T> blend_rows(const Vec<T>* v, std::index_sequence<I...> lanes) {
-  return blend_step<K, J, S, T>(S == 1 ? v[0] : blend_rows<K, J, (S > 1 ? S - 1 : 1), T>(v, lanes), v[S], lanes);
+inline Vec<T> blend_rows(const Vec<T>* v, std::index_sequence<I...> lanes) {  // v[0 .. S] blended
+  if constexpr (S == 1)
+    return blend_step<K, J, 1, T>(v[0], v[1], lanes);
+  else
+    return blend_step<K, J, S, T>(blend_rows<K, J, S - 1, T>(v, lanes), v[S], lanes);
 }
 template <int K, int J, class T, size_t... I>
 inline Vec<T> row_lanes(const Vec<T>* v, std::index_sequence<I...> lanes) {
