@@ -52,8 +52,9 @@ struct ColumnScan {
 
   // Whether a call's columns start fresh, so its row 0 seeds their state: for the arg kinds a
   // call whose first row is row 0 of the reduced axis meets states nothing was fed to, left unset
-  // (registry.h), and after row 0 any fresh state is (row 0, index 0) under every rule. A way's state_ok vouches for a seeded row 0 as its guard does for the rows
-  // after it (both watch for NaN). ReduceMax folds several blocks (prefix axes) into the same
+  // (registry.h), and after row 0 any fresh state is (row 0, index 0) under every rule. A way's
+  // state_ok vouches for a seeded row 0 as its guard does for the rows after it (both watch for
+  // NaN). ReduceMax folds several blocks (prefix axes) into the same
   // states, each from its row 0.
   static bool starts_fresh(int64_t first) { return ox::starts_fresh<Index>(first); }
 
@@ -213,6 +214,9 @@ struct ColumnScan {
   // the one before: the same rows decided again, from the state they produced when it was read
   // (unchanged under either tie rule). Out of line: one copy per kernel set, not per caller.
   static constexpr int kMaxWholeRow = 3;
+  // (Fresh is always Index: ShortRows sends arg kinds only from index 0, so the non-fresh arg-kind
+  // branches below are never instantiated. Folding Fresh into Index, one index mechanism for all
+  // widths, cost 130-230 bytes of the gzipped size budget, which has 62 left: kept as is.)
   template <int K, bool Fresh>
   __attribute__((noinline)) static void whole_rows(const Raw* x, int64_t count, int64_t first, Raw* best, int32_t* index) {
     static_assert(K >= 2 && K <= kMaxWholeRow && (Index || !Fresh), "fresh states are an arg kind's");

@@ -9,9 +9,9 @@
 namespace ox {
 
 // Arg kinds (tracks_index): a call whose first row (element) is index 0 of the reduced axis, with
-// at least one, starts the states it continues. Both families neither read them nor need them filled (no
-// fill_start, no zeroed index): they write every one, the columns family seeding it from that
-// row instead of comparing it.
+// at least one, starts the states it continues. Both families neither read them nor need them
+// filled (no fill_start, no zeroed index): they write every one, the columns family seeding it
+// from that row instead of comparing it.
 struct KernelSet {
   // Row family: `rows` runs of `length` elements; state best[k] (and index[k] for arg kinds).
   void (*rows)(const void* x, int64_t rows, int64_t length, int64_t first, void* best, int32_t* index);
