@@ -1,26 +1,15 @@
 #include "ops/resolve.h"
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 
+#include "core/number_text.h"
 #include "ops/schema.h"
 
 namespace ox {
 namespace {
 
 // ---- message helpers -------------------------------------------------------------------------
-
-std::string number_text(double v) {
-  char buf[40];
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  if (v == std::floor(v) && std::fabs(v) < 1e16)
-    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-  else
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
 
 std::string list_text(const double* values, int64_t count) {
   std::string out = "[";

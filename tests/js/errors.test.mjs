@@ -167,6 +167,23 @@ test('limits beyond the reference: rank above 64, dims above 2^53, outputs too l
   callGood(2);
 });
 
+test('numbers in messages read as JavaScript prints them (String(x)): shortest digits, every magnitude', () => {
+  const random = prng(2026).next;
+  const bits = new Float64Array(1), words = new Uint32Array(bits.buffer);
+  const values = [0.1, -0.5, 1.5, 2 / 3, 13.000001, 1e-7, 1.7e-7, 5e-324, 2 ** -1074 * 3, 1e20, 9.3e18, 2 ** 60, 1e21, 1e300, -Number.MAX_VALUE];
+  for (let e = -1074; e <= 1023; e += 7) values.push(2 ** e, -(2 ** e) * 3);
+  while (values.length < 2000) {
+    words[0] = Math.floor(random() * 2 ** 32);
+    words[1] = Math.floor(random() * 2 ** 32);
+    if (Number.isFinite(bits[0])) values.push(bits[0]);
+  }
+  for (const v of values) {
+    // A non-integer axis is named in the type complaint, an integer one in the range complaint.
+    const text = Number.isInteger(v) ? ` ${String(v)} is out of range` : `got the number ${String(v)}`;
+    assert.throws(() => argMax(x, { axis: v }), (error) => error.message.includes(text), `axis ${v}`);
+  }
+});
+
 test('friendly functions throw the same kind of Errors', () => {
   assertNodeError(() => argMax(x, { axis: 5 }), { op: 'ArgMax', version: 13, kind: 'axis' });
   assertNodeError(() => argMax(x, { axis: 0 }, { opset: 0 }), { op: 'ArgMax', kind: 'opset' });

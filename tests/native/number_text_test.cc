@@ -1,0 +1,104 @@
+// number_text (the numbers in error messages) against JavaScript's String(x) for landmark values,
+// and, for every power of two and random doubles of every magnitude, against the C library: the
+// text reads back as the same double (strtod), and no text with one digit fewer does (printf
+// %.*e, which rounds the exact value, so it finds a shorter round trip if one exists).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "core/number_text.h"
+
+using ox::number_text;
+
+namespace {
+
+// Significant digits of a decimal text (before any exponent; leading zeros are not significant).
+int significant_digits(const std::string& text) {
+  int count = 0;
+  bool started = false;
+  for (char c : text) {
+    if (c == 'e') break;
+    if (c < '0' || c > '9') continue;
+    if (c != '0') started = true;
+    if (started) ++count;
+  }
+  // Trailing zeros of an integer written out in full are not significant either.
+  if (text.find('.') == std::string::npos && text.find('e') == std::string::npos)
+    for (size_t i = text.size(); i-- > 0 && text[i] == '0';) --count;
+  return count;
+}
+
+void check_shortest_round_trip(double v) {
+  const std::string text = number_text(v);
+  INFO("value " << std::hexfloat << v << " printed " << text);
+  REQUIRE(std::strtod(text.c_str(), nullptr) == v);
+  const int digits = significant_digits(text);
+  if (digits > 1) {
+    char shorter[64];
+    std::snprintf(shorter, sizeof shorter, "%.*e", digits - 2, v);  // digits - 1 significant digits
+    CHECK(std::strtod(shorter, nullptr) != v);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("number_text: as JavaScript's String(x) prints them") {
+  const std::vector<std::pair<double, std::string>> cases = {
+      {0.0, "0"},
+      {-0.0, "0"},
+      {1.0, "1"},
+      {-13.0, "-13"},
+      {0.5, "0.5"},
+      {-1.5, "-1.5"},
+      {0.1, "0.1"},
+      {0.3, "0.3"},
+      {2.0 / 3.0, "0.6666666666666666"},
+      {13.000001, "13.000001"},
+      {1e-6, "0.000001"},
+      {1.7e-7, "1.7e-7"},
+      {1e-7, "1e-7"},
+      {1.23e-18, "1.23e-18"},
+      {9007199254740994.0, "9007199254740994"},
+      {1e16, "10000000000000000"},
+      {9.3e18, "9300000000000000000"},
+      {1e20, "100000000000000000000"},
+      {123456789012345680000.0, "123456789012345680000"},
+      {1e21, "1e+21"},
+      {-1e22, "-1e+22"},
+      {1e300, "1e+300"},
+      {1.7976931348623157e308, "1.7976931348623157e+308"},
+      {2.2250738585072014e-308, "2.2250738585072014e-308"},
+      {2.225073858507201e-308, "2.225073858507201e-308"},
+      {1e-323, "1e-323"},
+      {5e-324, "5e-324"},
+      {std::ldexp(1.0, 100), "1.2676506002282294e+30"},
+      {std::ldexp(1.0, -1000), "9.332636185032189e-302"},
+      {NAN, "NaN"},
+      {INFINITY, "Infinity"},
+      {-INFINITY, "-Infinity"},
+  };
+  for (const auto& c : cases) {
+    INFO("expected " << c.second);
+    CHECK(number_text(c.first) == c.second);
+  }
+}
+
+TEST_CASE("number_text: the shortest text that reads back, for every power of two and random doubles") {
+  for (int e = -1074; e <= 1023; ++e) {
+    check_shortest_round_trip(std::ldexp(1.0, e));
+    check_shortest_round_trip(-3 * std::ldexp(1.0, e - 2));
+  }
+  std::mt19937_64 rng(20261124);
+  for (int i = 0; i < 20000; ++i) {
+    double v;
+    const uint64_t bits = rng();
+    std::memcpy(&v, &bits, 8);
+    if (std::isfinite(v) && v != 0) check_shortest_round_trip(v);
+    check_shortest_round_trip(std::round(std::uniform_real_distribution<double>(-1e6, 1e6)(rng)) / 1000);
+  }
+}
