@@ -49,7 +49,7 @@ add('hardmax_channels.float32', 'Hardmax', 'float32', [1, 21, 262144]);
 add('argmax_int64_rows', 'ArgMax', 'int64', [4096, 1024, 1]);
 // Short rows: class scores in NHWC layout (21 VOC, 150 ADE20K classes), binary and few-class heads.
 for (const t of ['float32', 'float16', 'uint8', 'float64'])
-  for (const n of [2, 3, 4, 5, 10, 21, 40, 64, 150]) {
+  for (const n of [2, 3, 4, 5, 8, 10, 21, 40, 64, 150]) {
     const rows = Math.round((5 << 20) / DTYPE[t][1] / n);
     add(`argmax_short_rows_${n}.${t}`, 'ArgMax', t, [rows, n, 1]);
     if (t === 'float32' || t === 'uint8') add(`reducemax_short_rows_${n}.${t}`, 'ReduceMax', t, [rows, n, 1]);

@@ -14,6 +14,9 @@ const BASE = [
   // HSV): rows of three.
   { name: 'argmax_seg3_nhwc', op: 'ArgMax', dims: [1, 512, 512, 3], attrs: { axis: -1, keepdims: 0 } },
   { name: 'reducemax_rgb', type: 'uint8', op: 'ReduceMax', dims: [1, 512, 512, 3], axes: [-1] },
+  // The same over a canvas's RGBA bytes (ImageData), and a four-class head: rows of four.
+  { name: 'reducemax_rgba', type: 'uint8', op: 'ReduceMax', dims: [1, 512, 512, 4], axes: [-1] },
+  { name: 'argmax_seg4_nhwc', op: 'ArgMax', dims: [1, 512, 512, 4], attrs: { axis: -1, keepdims: 0 } },
   // A binary head in NCHW layout: two rows of columns.
   { name: 'argmax_mask', op: 'ArgMax', dims: [1, 2, 512, 512], attrs: { axis: 1, keepdims: 0 } },
   // Columns narrower than a SIMD tile: per-coordinate extremes of a point cloud (x, y, z).

@@ -20,10 +20,24 @@
 
 namespace ox {
 
+// Rows of K elements, K a power of two below the lane count N (RGBA bytes, 4 or 8 classes of
+// 1- or 2-byte values): N rows at a time are K loads, split in registers, K stores.
+template <int K, class Raw>
+void transpose_rows_pow2(const Raw* x, ptrdiff_t n, Raw* out) {
+  constexpr int kN = simd::kBytes / sizeof(Raw);
+  for (ptrdiff_t r = 0; r < n; r += kN, x += kN * K) {
+    simd::Vec<Raw> v[K], e[K];
+    for (int i = 0; i < K; ++i) v[i] = simd::load(x + i * kN);
+    simd::split_rows_pow2<K, Raw>(v, e);
+    for (int j = 0; j < K; ++j) simd::store(out + j * n + r, e[j]);
+  }
+}
+
 // Element j of each of `rows` rows (a multiple of the lane count N) to out[j * rows, +rows).
 // Rows of N or more elements go N rows by N elements at a time: N loads, an in-register
 // transpose, N stores (a last square of a row overlaps the one before: the same values stored
-// twice). Shorter rows gather each vector lane by lane (rows of 2 and 3 never come here:
+// twice). Shorter rows of 4 or 8 elements are split in registers (transpose_rows_pow2); other
+// shorter rows gather each vector lane by lane (rows of 2 and 3 never come here:
 // ColumnScan::whole_rows).
 // (One per element type, kept out of line so every kind and rule shares it.)
 template <class Raw>
@@ -31,6 +45,12 @@ __attribute__((noinline)) void transpose_rows(const Raw* x, int64_t rows, int64_
   constexpr int kN = simd::kBytes / sizeof(Raw);
   using V = simd::Vec<Raw>;
   const ptrdiff_t n = static_cast<ptrdiff_t>(rows), len = static_cast<ptrdiff_t>(length);
+  if constexpr (kN > 4) {
+    if (len == 4) return transpose_rows_pow2<4>(x, n, out);
+  }
+  if constexpr (kN > 8) {
+    if (len == 8) return transpose_rows_pow2<8>(x, n, out);
+  }
   if (len < kN) {
     for (ptrdiff_t j = 0; j < len; ++j) {
       const Raw* p = x + j;
