@@ -208,20 +208,18 @@ struct ColumnScan {
   // Whole rows of K (2 .. kMaxWholeRow) elements: a binary or few-class head, [N,K] over the
   // last axis, or a pixel's channels. K loads hold kLanes rows and K - 1 shuffles per element
   // split them (simd::split_rows), so each row is a K-row column problem decided in registers by
-  // exact updates, with no scratch. Fresh states (an arg kind from index 0; the caller checks
-  // starts_fresh) start as element 0 and are not read; other states (ReduceMax's) are read and
-  // updated by all K. A count that is not a whole number of tiles ends with a tile overlapping
-  // the one before: the same rows decided again, from the state they produced when it was read
-  // (unchanged under either tie rule). Out of line: one copy per kernel set, not per caller.
+  // exact updates, with no scratch. An arg kind's states are fresh here (ShortRows sends arg
+  // kinds only from index 0: the caller checks starts_fresh): they start as element 0 and are not
+  // read. ReduceMax's states are read and updated by all K. A count that is not a whole number of
+  // tiles ends with a tile overlapping the one before: the same rows decided again, from the
+  // state they produced when it was read (unchanged under either tie rule). Out of line: one copy
+  // per kernel set, not per caller.
   static constexpr int kMaxWholeRow = 3;
-  // (Fresh is always Index: ShortRows sends arg kinds only from index 0, so the non-fresh arg-kind
-  // branches below are never instantiated. Folding Fresh into Index, one index mechanism for all
-  // widths, cost 130-230 bytes of the gzipped size budget, which has 62 left: kept as is.)
-  template <int K, bool Fresh>
+  template <int K>
   __attribute__((noinline)) static void whole_rows(const Raw* x, int64_t count, int64_t first, Raw* best, int32_t* index) {
-    static_assert(K >= 2 && K <= kMaxWholeRow && (Index || !Fresh), "fresh states are an arg kind's");
+    static_assert(K >= 2 && K <= kMaxWholeRow, "rows of two or three");
     static_assert(!kRelative || kValueVectors == 1, "a tile of narrow lanes is one vector");
-    constexpr int J0 = Fresh ? 1 : 0;  // a fresh state is element 0 as is
+    constexpr int J0 = Index ? 1 : 0;  // an arg kind's fresh state is element 0 as is
     for (int64_t r = 0;; r += kTile) {
       if (r > count - kTile) r = count - kTile;
       M m[K][kValueVectors];
@@ -230,21 +228,18 @@ struct ColumnScan {
         V in[K], e[K];
         for (int s = 0; s < K; ++s) in[s] = simd::load(p + s * kLanes);
         simd::split_rows<K, Raw>(in, e);
-        V b = Fresh ? e[0] : simd::load(best + r + v * kLanes);
+        V b = Index ? e[0] : simd::load(best + r + v * kLanes);
         for (int j = J0; j < K; ++j) m[j][v] = exact_step(e[j], b);
         simd::store(best + r + v * kLanes, b);
       }
       if constexpr (Index && kRelative) {
-        // 1- and 2-byte lanes: the winning element as the passes track rows, in the value's lane
-        // width (fresh: the element itself; else 1 + it, 0 where the state stayed), widened once.
+        // 1- and 2-byte lanes: the winning element in the value's lane width, widened once.
         RV rel{};
-        for (int j = J0; j < K; ++j)
-          rel = vmax(rel, simd::splat(static_cast<RowLane>(Fresh ? j : j + 1)) & simd::opaque(simd::bits<RV>(m[j][0])));
-        store_rows(&rel, !Fresh, first, index + r);
+        for (int j = 1; j < K; ++j) rel = vmax(rel, simd::splat(static_cast<RowLane>(j)) & simd::opaque(simd::bits<RV>(m[j][0])));
+        store_rows(&rel, false, first, index + r);
       } else if constexpr (Index) {
-        simd::I32 at[kIndexVectors];
-        for (int q = 0; q < kIndexVectors; ++q) at[q] = Fresh ? simd::I32{} : simd::load(index + r + q * 4);
-        for (int j = J0; j < K; ++j) {
+        simd::I32 at[kIndexVectors] = {};
+        for (int j = 1; j < K; ++j) {
           simd::I32 im[kIndexVectors];
           tile_index_masks(m[j], im);
           const simd::I32 row = simd::splat(static_cast<int32_t>(first + j));

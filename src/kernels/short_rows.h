@@ -134,9 +134,8 @@ struct ShortRows {
     // continues one row at a time). ReduceMax reads its states.
     if (inner == 1 && length >= 2 && length <= Columns::kMaxWholeRow &&
         (!Columns::kTracksIndex || Columns::starts_fresh(first))) {
-      constexpr bool kFresh = Columns::kTracksIndex;
-      return length == 2 ? Columns::template whole_rows<2, kFresh>(x, count, first, best, index)
-                         : Columns::template whole_rows<3, kFresh>(x, count, first, best, index);
+      return length == 2 ? Columns::template whole_rows<2>(x, count, first, best, index)
+                         : Columns::template whole_rows<3>(x, count, first, best, index);
     }
     alignas(16) Raw scratch[kScratchElements];
     const int64_t unit = inner == 1 ? kTile : 1;           // rows / slices per step
