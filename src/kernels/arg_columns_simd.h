@@ -58,29 +58,29 @@ struct ColumnScan {
   // states, each from its row 0.
   static bool starts_fresh(int64_t first) { return ox::starts_fresh<Index>(first); }
 
-  // The rows of lanes [4q, 4q + 4) of a tile's row vectors, as int32. 2-byte lanes are
-  // zero-extended by __builtin_convertvector (i32x4.extend_*_i16x8_u, one instruction in V8,
-  // where a shuffle against a zero vector was two pshufb and a por with both masks rebuilt in the
-  // loop: float16 pairs 0.08 -> 0.11 of the stream loop). Byte lanes keep the shuffle: their
-  // extension takes two steps per quarter, and measured no faster.
+  // The rows of lanes [4q, 4q + 4) of a tile's row vectors, as int32. Narrow lanes are
+  // zero-extended by __builtin_convertvector (i16x8/i32x4.extend_*_u: one instruction a step in
+  // V8, where a shuffle against a zero vector was two pshufb and a por with both masks rebuilt
+  // inside the loop: float16 pairs 0.08 -> 0.11 of the stream loop).
   static simd::I32 rows_of(const RV* r, int q) {
     if constexpr (sizeof(Raw) == 8) {
       return __builtin_shufflevector(simd::bits<simd::I32>(r[0]), simd::bits<simd::I32>(r[1]), 0, 2, 4, 6);
     } else if constexpr (sizeof(Raw) == 4) {
       return simd::bits<simd::I32>(r[0]);
-    } else if constexpr (sizeof(Raw) == 2) {
+    } else {
       typedef uint16_t Four __attribute__((vector_size(8)));
-      const simd::Vec<uint16_t> v = simd::bits<simd::Vec<uint16_t>>(r[0]);
-      const Four lanes = q == 0 ? __builtin_shufflevector(v, v, 0, 1, 2, 3) : __builtin_shufflevector(v, v, 4, 5, 6, 7);
-      return __builtin_convertvector(lanes, simd::I32);
-    } else {  // zero-extend four u8 lanes
-      const simd::Vec<uint8_t> z{}, v = simd::bits<simd::Vec<uint8_t>>(r[0]);
-      switch (q) {
-        case 0: return simd::bits<simd::I32>(__builtin_shufflevector(v, z, 0, 16, 16, 16, 1, 16, 16, 16, 2, 16, 16, 16, 3, 16, 16, 16));
-        case 1: return simd::bits<simd::I32>(__builtin_shufflevector(v, z, 4, 16, 16, 16, 5, 16, 16, 16, 6, 16, 16, 16, 7, 16, 16, 16));
-        case 2: return simd::bits<simd::I32>(__builtin_shufflevector(v, z, 8, 16, 16, 16, 9, 16, 16, 16, 10, 16, 16, 16, 11, 16, 16, 16));
-        default: return simd::bits<simd::I32>(__builtin_shufflevector(v, z, 12, 16, 16, 16, 13, 16, 16, 16, 14, 16, 16, 16, 15, 16, 16, 16));
+      simd::Vec<uint16_t> v;  // the half of the rows holding lanes 4q .. 4q + 3, as uint16
+      if constexpr (sizeof(Raw) == 2) {
+        v = simd::bits<simd::Vec<uint16_t>>(r[0]);
+      } else {
+        typedef uint8_t Eight __attribute__((vector_size(8)));
+        const simd::Vec<uint8_t> b = simd::bits<simd::Vec<uint8_t>>(r[0]);
+        const Eight half = q < 2 ? __builtin_shufflevector(b, b, 0, 1, 2, 3, 4, 5, 6, 7)
+                                 : __builtin_shufflevector(b, b, 8, 9, 10, 11, 12, 13, 14, 15);
+        v = __builtin_convertvector(half, simd::Vec<uint16_t>);
       }
+      const Four lanes = q % 2 == 0 ? __builtin_shufflevector(v, v, 0, 1, 2, 3) : __builtin_shufflevector(v, v, 4, 5, 6, 7);
+      return __builtin_convertvector(lanes, simd::I32);
     }
   }
 
