@@ -10,7 +10,7 @@ import { checkAgainstReference, prng, seedFromEnvironment } from './helpers.mjs'
 import { POOLS, isFloatType, nansOf, numbersOf, randomTensor } from './values.mjs';
 
 const TYPES = ['float32', 'float16', 'bfloat16', 'float64', 'uint8', 'int8', 'int32', 'int64'];
-const CLASSES = [2, 3, 5, 8, 21, 64, 150];
+const CLASSES = [2, 3, 4, 5, 8, 21, 64, 150]; // 4 and 8: split in registers for 1- and 2-byte types
 
 // Float types: the pool without NaN, repeated, plus one NaN (about one value in 700 is NaN).
 // Integer pools are small already: ties are common.
