@@ -209,6 +209,15 @@ inline Vec<T> row_lanes(const Vec<T>* v, std::index_sequence<I...> lanes) {
   } else {
     static_assert(std::gcd(K, N) == 1, "element J of N rows must fall in N different lanes");
     const Vec<T> b = blend_rows<K, J, K - 1, T>(v, lanes);
+#if defined(__wasm_simd128__)
+    if constexpr (sizeof(T) == 1) {
+      // Bytes: a swizzle by a mask hidden from the optimizer (so loaded once, before the loop).
+      // V8 rebuilds an i8x16.shuffle's mask before every pshufb (four instructions); a swizzle
+      // by a mask in a register is a paddusb and the pshufb.
+      const Vec<T> order = opaque(Vec<T>{static_cast<T>((I * K + J) % N)...});
+      return bits<Vec<T>>(wasm_i8x16_swizzle(bits<v128_t>(b), bits<v128_t>(order)));
+    }
+#endif
     return __builtin_shufflevector(b, b, static_cast<int>((I * K + J) % N)...);
   }
 }
