@@ -201,6 +201,12 @@ inline Vec<T> blend_rows(const Vec<T>* v, std::index_sequence<I...> lanes) {  //
   else
     return blend_step<K, J, S, T>(blend_rows<K, J, S - 1, T>(v, lanes), v[S], lanes);
 }
+// The byte mask of row_lanes' final permute: byte B (lane B / Size) takes byte B % Size of lane
+// (lane * K + J) % N.
+template <int K, int J, int N, int Size, size_t... B>
+constexpr I8 swizzle_order(std::index_sequence<B...>) {
+  return I8{static_cast<int8_t>(((B / Size) * K + J) % N * Size + B % Size)...};
+}
 template <int K, int J, class T, size_t... I>
 inline Vec<T> row_lanes(const Vec<T>* v, std::index_sequence<I...> lanes) {
   constexpr int N = sizeof...(I);
@@ -210,11 +216,12 @@ inline Vec<T> row_lanes(const Vec<T>* v, std::index_sequence<I...> lanes) {
     static_assert(std::gcd(K, N) == 1, "element J of N rows must fall in N different lanes");
     const Vec<T> b = blend_rows<K, J, K - 1, T>(v, lanes);
 #if defined(__wasm_simd128__)
-    if constexpr (sizeof(T) == 1) {
-      // Bytes: a swizzle by a mask hidden from the optimizer (so loaded once, before the loop).
-      // V8 rebuilds an i8x16.shuffle's mask before every pshufb (four instructions); a swizzle
-      // by a mask in a register is a paddusb and the pshufb.
-      const Vec<T> order = opaque(Vec<T>{static_cast<T>((I * K + J) % N)...});
+    if constexpr (sizeof(T) <= 2) {
+      // 1- and 2-byte lanes: a swizzle by a byte mask hidden from the optimizer (so loaded once,
+      // before the loop). V8 rebuilds an i8x16.shuffle's mask before every pshufb (four
+      // instructions); a swizzle by a mask in a register is a paddusb and the pshufb. (Wider
+      // lanes permute by pshufd, with the order in its immediate.)
+      const I8 order = opaque(swizzle_order<K, J, N, sizeof(T)>(std::make_index_sequence<kBytes>()));
       return bits<Vec<T>>(wasm_i8x16_swizzle(bits<v128_t>(b), bits<v128_t>(order)));
     }
 #endif
