@@ -240,11 +240,11 @@ struct ColumnScan {
       if constexpr (Index && kRelative) {
         // 1- and 2-byte lanes: the winning element in the value's lane width, widened once.
         RV rel{};
-        for (int j = 1; j < K; ++j) rel = vmax(rel, simd::splat(static_cast<RowLane>(j)) & simd::opaque(simd::bits<RV>(m[j][0])));
+        for (int j = J0; j < K; ++j) rel = vmax(rel, simd::splat(static_cast<RowLane>(j)) & simd::opaque(simd::bits<RV>(m[j][0])));
         store_rows(&rel, false, first, index + r);
       } else if constexpr (Index) {
         simd::I32 at[kIndexVectors] = {};
-        for (int j = 1; j < K; ++j) {
+        for (int j = J0; j < K; ++j) {
           simd::I32 im[kIndexVectors];
           tile_index_masks(m[j], im);
           const simd::I32 row = simd::splat(static_cast<int32_t>(first + j));

@@ -28,7 +28,7 @@ void transpose_rows_pow2(const Raw* x, ptrdiff_t n, Raw* out) {
   for (ptrdiff_t r = 0; r < n; r += kN, x += kN * K) {
     simd::Vec<Raw> v[K], e[K];
     for (int i = 0; i < K; ++i) v[i] = simd::load(x + i * kN);
-    simd::split_rows_pow2<K, Raw>(v, e);
+    simd::split_rows<K, Raw>(v, e);
     for (int j = 0; j < K; ++j) simd::store(out + j * n + r, e[j]);
   }
 }

@@ -172,8 +172,8 @@ inline Vec<T> deinterleave(Vec<T> a, Vec<T> b) {
 }
 
 // Element J of each of N = lanes rows of K elements, the rows laid end to end in v[0 .. K):
-// lane r is lane r * K + J of that run. Rows of two are deinterleave's one shuffle. For K prime
-// to N, rows r = 0 .. N-1 put element J in N different lane positions, so K - 1 blends (lanes
+// lane r is lane r * K + J of that run (split_rows below: rows of a power of two go by
+// deinterleave instead). For K prime to N, rows r = 0 .. N-1 put element J in N different lane positions, so K - 1 blends (lanes
 // kept in place: one pblendw in V8) gather them in one vector and one single-vector shuffle
 // (pshufd for 4-byte lanes) puts them in row order. Each blend is hidden from the optimizer
 // (opaque): merged with the next step it becomes a two-vector shuffle, or loses the lanes the
@@ -210,39 +210,29 @@ constexpr I8 swizzle_order(std::index_sequence<B...>) {
 template <int K, int J, class T, size_t... I>
 inline Vec<T> row_lanes(const Vec<T>* v, std::index_sequence<I...> lanes) {
   constexpr int N = sizeof...(I);
-  if constexpr (K == 2) {
-    return deinterleave<J == 1, T>(v[0], v[1], lanes);
-  } else {
-    static_assert(std::gcd(K, N) == 1, "element J of N rows must fall in N different lanes");
-    const Vec<T> b = blend_rows<K, J, K - 1, T>(v, lanes);
+  static_assert(std::gcd(K, N) == 1, "element J of N rows must fall in N different lanes");
+  const Vec<T> b = blend_rows<K, J, K - 1, T>(v, lanes);
 #if defined(__wasm_simd128__)
-    if constexpr (sizeof(T) <= 2) {
-      // 1- and 2-byte lanes: a swizzle by a byte mask hidden from the optimizer (so loaded once,
-      // before the loop). V8 rebuilds an i8x16.shuffle's mask before every pshufb (four
-      // instructions); a swizzle by a mask in a register is a paddusb and the pshufb. (Wider
-      // lanes permute by pshufd, with the order in its immediate.)
-      const I8 order = opaque(swizzle_order<K, J, N, sizeof(T)>(std::make_index_sequence<kBytes>()));
-      return bits<Vec<T>>(wasm_i8x16_swizzle(bits<v128_t>(b), bits<v128_t>(order)));
-    }
-#endif
-    return __builtin_shufflevector(b, b, static_cast<int>((I * K + J) % N)...);
+  if constexpr (sizeof(T) <= 2) {
+    // 1- and 2-byte lanes: a swizzle by a byte mask hidden from the optimizer (so loaded once,
+    // before the loop). V8 rebuilds an i8x16.shuffle's mask before every pshufb (four
+    // instructions); a swizzle by a mask in a register is a paddusb and the pshufb. (Wider
+    // lanes permute by pshufd, with the order in its immediate.)
+    const I8 order = opaque(swizzle_order<K, J, N, sizeof(T)>(std::make_index_sequence<kBytes>()));
+    return bits<Vec<T>>(wasm_i8x16_swizzle(bits<v128_t>(b), bits<v128_t>(order)));
   }
+#endif
+  return __builtin_shufflevector(b, b, static_cast<int>((I * K + J) % N)...);
 }
 template <int K, class T, size_t... J>
 inline void split_rows(const Vec<T>* v, Vec<T>* out, std::index_sequence<J...>) {
   ((out[J] = row_lanes<K, J, T>(v, std::make_index_sequence<kBytes / sizeof(T)>())), ...);
 }
-// out[j] = element j of the N rows of K elements in v[0 .. K), for every j < K.
-template <int K, class T>
-inline void split_rows(const Vec<T>* v, Vec<T>* out) {
-  split_rows<K, T>(v, out, std::make_index_sequence<K>());
-}
-
-// The same split for K a power of two (up to the lane count): log2(K) rounds of deinterleave.
-// The even lanes of each neighbouring pair are N rows of the rows' even elements, in row order,
-// and the odd lanes of their odd ones: each half is split again, K/2 elements a row. K log2(K)
-// shuffles for N rows (rows of 4 bytes: 8 shuffles per 16 rows, where gathering them lane by lane
-// took 64 lane inserts).
+// For K a power of two (up to the lane count): log2(K) rounds of deinterleave. The even lanes of
+// each neighbouring pair are N rows of the rows' even elements, in row order, and the odd lanes
+// of their odd ones: each half is split again, K/2 elements a row. K log2(K) shuffles for N rows
+// (pairs: two; rows of 4 bytes: 8 per 16 rows, where gathering them lane by lane took 64 lane
+// inserts).
 template <int K, class T>
 inline void split_rows_pow2(const Vec<T>* v, Vec<T>* out) {
   static_assert(K >= 1 && (K & (K - 1)) == 0 && K <= kBytes / int(sizeof(T)), "K a power of two, at most the lanes");
@@ -258,6 +248,15 @@ inline void split_rows_pow2(const Vec<T>* v, Vec<T>* out) {
     split_rows_pow2<K / 2, T>(odd, odd_out);
     for (int j = 0; j < K / 2; ++j) out[2 * j] = even_out[j], out[2 * j + 1] = odd_out[j];
   }
+}
+// out[j] = element j of the N rows of K elements in v[0 .. K), for every j < K: powers of two by
+// rounds of deinterleave, K prime to N by blends and one permute per element (row_lanes).
+template <int K, class T>
+inline void split_rows(const Vec<T>* v, Vec<T>* out) {
+  if constexpr ((K & (K - 1)) == 0)
+    split_rows_pow2<K, T>(v, out);
+  else
+    split_rows<K, T>(v, out, std::make_index_sequence<K>());
 }
 
 // a0 b0 a1 b1 ... from the low halves of a and b (High: from the high halves); one punpck.
