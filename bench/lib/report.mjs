@@ -1,37 +1,12 @@
-// Turns the measured samples into tables: µs per call (median) with GB/s, onnx-extrema's speedup
-// over each peer, the limits of the runtime, and how much the per-round medians moved.
+// Turns the measured samples into tables: the speed issue's targets read off the run, µs per
+// call (median) with GB/s, onnx-extrema's speedup over each peer, the limits of the runtime, and
+// how much the per-round medians moved.
 
-export function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const n = s.length;
-  if (!n) return NaN;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
+import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable, median } from './format.mjs';
+import { copyFloorUs } from './limits.mjs';
+import { targetsSection } from './targets.mjs';
 
-export function fmtUs(us) {
-  if (!Number.isFinite(us)) return '—';
-  if (us >= 10000) return `${(us / 1000).toFixed(1)}k`.replace('.0k', 'k');
-  if (us >= 1000) return us.toFixed(0);
-  if (us >= 100) return us.toFixed(1);
-  if (us >= 1) return us.toFixed(2);
-  return us.toFixed(3);
-}
-
-export function fmtGBs(gbs) {
-  if (!Number.isFinite(gbs)) return '—';
-  if (gbs >= 100) return gbs.toFixed(0);
-  if (gbs >= 10) return gbs.toFixed(1);
-  if (gbs >= 0.1) return gbs.toFixed(2);
-  return gbs.toPrecision(2);
-}
-
-const fmtRatio = (r) => (Number.isFinite(r) ? `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}×` : '—');
-const gbs = (bytes, us) => bytes / (us * 1000);
-
-function mdTable(header, rows) {
-  const line = (cells) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
-}
+export { fmtGBs, fmtUs, median };
 
 /** Summary of one column in one case: median, per-round medians, check result. */
 export function summarize(entry) {
@@ -89,15 +64,7 @@ export function markdown(run) {
       columns[n]?.status === 'ok' ? fmtGBs(gbs(c.bytes, columns[n].medianUs)) : columns[n]?.status === 'n/a' ? 'n/a' : '—',
     ),
   ]);
-  // The copy floor: wasm reads only its own memory, so any runtime given a JS typed array copies
-  // the input in at least once; the cheaper of the two measured copies bounds every call from
-  // below, and peer / floor bounds any such runtime's speedup over that peer (a free kernel and
-  // output would reach it).
-  const floorOf = (columns) => {
-    const copies = ['limit-copy-in', 'limit-copy-chunks'].filter((n) => columns[n]?.status === 'ok').map((n) => columns[n].medianUs);
-    return copies.length ? Math.min(...copies) : NaN;
-  };
-  const floors = run.cases.map(({ columns }) => floorOf(columns));
+  const floors = run.cases.map(({ columns }) => copyFloorUs(columns));
   const floorRows = run.cases.map(({ case: c, columns }, k) => {
     const over = (n) => (columns[n]?.status === 'ok' && Number.isFinite(floors[k]) ? fmtRatio(columns[n].medianUs / floors[k]) : 'n/a');
     return [c.name, fmtUs(floors[k]), ...oursAll.map(over), ...peers.map(over)];
@@ -123,6 +90,8 @@ export function markdown(run) {
     `Run ${run.startedAt} → ${run.endedAt}; ${run.rounds} rounds, order rotated each round; onnx-extrema ${m.commit}.`,
     `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.`,
     `Runtimes: ${Object.entries(run.runtimes).map(([k, v]) => `${k} = ${v}`).join('; ')}.`,
+    '',
+    targetsSection(run),
     '',
     '## µs per call, median (GB/s = input bytes / time)',
     '',

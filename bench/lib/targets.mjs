@@ -1,0 +1,131 @@
+// The speed issue's (#5) targets, read off one run: for each, whether it holds on the cases the
+// issue lists, the closest case, and for every miss what this machine allows (the copy floor, the
+// runtime's streaming limits), so a run on any host says where it stands and why.
+import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable } from './format.mjs';
+import { copyFloorUs } from './limits.mjs';
+
+const OURS = 'onnx-extrema';
+const RESIDENT = 'onnx-extrema-resident';
+
+// The issue's figures.
+const VS_ORT_1T = 3; // × faster than onnxruntime-web with one thread, every case
+const VS_ORT_2T = 2; // × faster than with two threads
+const LARGE_BYTES = 4 * 2 ** 20; // large float32 ArgMax/ArgMin/ReduceMax: 4 MiB and more ...
+const LARGE_GBS = 14; // ... at least this end to end
+const SEG_CASE = 'argmax_seg'; // the strided segmentation case ...
+const SEG_GBS = 10; // ... at least this
+const TINY_CASE = 'tiny'; // ArgMax on [1,10] ...
+const TINY_US = 1.5; // ... at most this per call
+const HALF_TYPES = ['float16', 'bfloat16']; // at least this share of float32's GB/s
+const HALF_SHARE = 0.8;
+const KERNEL_SHARE = 0.8; // kernel only (resident input): within 20% of the plain streaming loop
+
+const ok = (s) => s?.status === 'ok';
+const mib = (bytes) => `${+(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+// One row of the section: how many of the checked cases hold, the closest holder, the misses.
+function verdict(target, checks, closest) {
+  if (!checks.length) return [target, 'not measured in this run', '—'];
+  const held = checks.filter((k) => k.holds);
+  const missed = checks.filter((k) => !k.holds);
+  const best = held.length ? closest(held) : null;
+  const holds = `${held.length} of ${checks.length}${best ? ` (closest: ${best.name} ${best.value})` : ''}`;
+  return [target, holds, missed.length ? missed.map((k) => `${k.name} ${k.value}${k.why ? ` (${k.why})` : ''}`).join('; ') : '—'];
+}
+const lowest = (key) => (held) => held.reduce((a, b) => (b[key] < a[key] ? b : a));
+const highest = (key) => (held) => held.reduce((a, b) => (b[key] > a[key] ? b : a));
+
+// Speedup over a peer, and for a miss the copy floor's verdict: the peer's time in floors is the
+// most any runtime that copies its input could beat it by.
+function speedups(cases, peer, goal) {
+  return cases
+    .filter(({ columns }) => ok(columns[OURS]) && ok(columns[peer]))
+    .map(({ case: c, columns }) => {
+      const ratio = columns[peer].medianUs / columns[OURS].medianUs;
+      const floor = copyFloorUs(columns);
+      let why = '';
+      if (ratio < goal && Number.isFinite(floor)) {
+        const peerFloors = columns[peer].medianUs / floor;
+        const ourFloors = columns[OURS].medianUs / floor;
+        why =
+          peerFloors < goal
+            ? `out of reach for any runtime that copies its input: ${peer} takes ${peerFloors.toFixed(2)} copy floors`
+            : `needs ${(peerFloors / goal).toFixed(2)} copy floors, onnx-extrema takes ${ourFloors.toFixed(2)}`;
+      }
+      return { name: c.name, holds: ratio >= goal, ratio, value: fmtRatio(ratio), why };
+    });
+}
+
+// GB/s at least `goal`; a miss names the runtime's own limits on the same bytes.
+function throughput(entries, goal) {
+  return entries.map(({ case: c, columns }) => {
+    const rate = gbs(c.bytes, columns[OURS].medianUs);
+    const limit = (n) => (ok(columns[n]) ? gbs(c.bytes, columns[n].medianUs) : NaN);
+    const stream = limit('limit-stream'), max = limit('limit-max');
+    let why = '';
+    if (rate < goal) {
+      if (max < goal) why = `limit-max, a bare SIMD max with no copy, reads only ${fmtGBs(max)} GB/s here`;
+      else if (stream < goal) why = `limit-stream, the copy and a bare max, reaches only ${fmtGBs(stream)} GB/s here`;
+      else if (Number.isFinite(stream)) why = `limit-stream reaches ${fmtGBs(stream)} GB/s`;
+    }
+    return { name: c.name, holds: rate >= goal, rate, value: `${fmtGBs(rate)} GB/s`, why };
+  });
+}
+
+/** The targets section of a run's report (markdown). */
+export function targetsSection(run) {
+  const listed = run.cases.filter(({ case: c }) => c.listed);
+  const measured = listed.filter(({ columns }) => ok(columns[OURS]));
+  const byName = new Map(measured.map((e) => [e.case.name, e]));
+
+  const large = measured.filter(
+    ({ case: c }) => c.type === 'float32' && c.op !== 'Hardmax' && c.name !== SEG_CASE && c.bytes >= LARGE_BYTES,
+  );
+  const seg = byName.has(SEG_CASE) ? [byName.get(SEG_CASE)] : [];
+  const tiny = byName.has(TINY_CASE)
+    ? [byName.get(TINY_CASE)].map(({ case: c, columns }) => {
+        const us = columns[OURS].medianUs;
+        return { name: c.name, holds: us <= TINY_US, us, value: `${fmtUs(us)} µs` };
+      })
+    : [];
+  const halves = measured
+    .filter(({ case: c }) => HALF_TYPES.includes(c.type) && byName.has(c.name.split('.')[0]))
+    .map(({ case: c, columns }) => {
+      const base = byName.get(c.name.split('.')[0]);
+      const share = gbs(c.bytes, columns[OURS].medianUs) / gbs(base.case.bytes, base.columns[OURS].medianUs);
+      return { name: c.name, holds: share >= HALF_SHARE, share, value: `${(100 * share).toFixed(0)}%` };
+    });
+  // What a call costs beyond its bytes: the tiny case's resident call over the bare loop.
+  const tinyColumns = byName.get(TINY_CASE)?.columns;
+  const fixedUs = ok(tinyColumns?.[RESIDENT]) && ok(tinyColumns['limit-max']) ? tinyColumns[RESIDENT].medianUs - tinyColumns['limit-max'].medianUs : NaN;
+  const kernels = measured
+    .filter(({ columns }) => ok(columns[RESIDENT]) && ok(columns['limit-max']))
+    .map(({ case: c, columns }) => {
+      const share = columns['limit-max'].medianUs / columns[RESIDENT].medianUs;
+      const outBytes = c.outDims.reduce((a, b) => a * b, 1) * (c.outType === 'int64' ? 8 : c.bytes / c.count);
+      const extraUs = columns[RESIDENT].medianUs - columns['limit-max'].medianUs;
+      let why = '';
+      if (outBytes >= 2 ** 20) why = `its output, ${mib(outBytes)}, is written and copied out too`;
+      else if (c.name === TINY_CASE) why = "the call's fixed cost";
+      else if (extraUs < 1) why = `${fmtUs(extraUs)} µs more per call${Number.isFinite(fixedUs) ? `, where a call's fixed cost is ${fmtUs(fixedUs)} µs (${TINY_CASE})` : ''}`;
+      return { name: c.name, holds: share >= KERNEL_SHARE, share, value: `${(100 * share).toFixed(0)}%`, why };
+    });
+
+  const rows = [
+    verdict(`≥ ${VS_ORT_1T}× onnxruntime-web, 1 thread`, speedups(listed, 'ort-web-1t', VS_ORT_1T), lowest('ratio')),
+    verdict(`≥ ${VS_ORT_2T}× onnxruntime-web, 2 threads`, speedups(listed, 'ort-web-2t', VS_ORT_2T), lowest('ratio')),
+    verdict(`large float32 ArgMax/ArgMin/ReduceMax (≥ 4 MiB) ≥ ${LARGE_GBS} GB/s`, throughput(large, LARGE_GBS), lowest('rate')),
+    verdict(`strided segmentation (${SEG_CASE}) ≥ ${SEG_GBS} GB/s`, throughput(seg, SEG_GBS), lowest('rate')),
+    verdict(`[1,10] ArgMax ≤ ${TINY_US} µs`, tiny, highest('us')),
+    verdict(`float16/bfloat16 ≥ ${100 * HALF_SHARE}% of float32's GB/s`, halves, lowest('share')),
+    verdict(`kernel only (resident input) ≥ ${100 * KERNEL_SHARE}% of limit-max's GB/s`, kernels, lowest('share')),
+    ['memory: the heap stays small; 256 MiB freed leaves ≤ 64 MiB', 'not measured in this run: `node bench/memory.mjs`', '—'],
+  ];
+  return [
+    '## The speed issue\'s targets, read off this run',
+    '',
+    `Over the ${listed.length} cases the issue lists (the others are this project's additions). A peer's time in copy floors is the most any runtime that copies its input in could beat it by.`,
+    '',
+    mdTable(['target', 'holds', 'misses'], rows),
+  ].join('\n');
+}
