@@ -14,7 +14,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describeShape, findCases } from './lib/cases.mjs';
-import { fmtUs, markdown, summarize } from './lib/report.mjs';
+import { fmtUs } from './lib/format.mjs';
+import { markdown, summarize } from './lib/report.mjs';
 import { RUNTIMES } from './runtimes/registry.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));

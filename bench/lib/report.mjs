@@ -6,8 +6,6 @@ import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable, median } from './format.mjs';
 import { copyFloorUs } from './limits.mjs';
 import { targetsSection } from './targets.mjs';
 
-export { fmtGBs, fmtUs, median };
-
 /** Summary of one column in one case: median, per-round medians, check result. */
 export function summarize(entry) {
   if (!entry || entry.status !== 'ok') return { status: entry?.status ?? 'missing', reason: entry?.reason };

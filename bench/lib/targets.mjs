@@ -21,6 +21,7 @@ const HALF_SHARE = 0.8;
 const KERNEL_SHARE = 0.8; // kernel only (resident input): within 20% of the plain streaming loop
 
 const ok = (s) => s?.status === 'ok';
+const baseOf = (name) => name.split('.')[0]; // a typed variant's float32 case: 'reducemax_rows.int32' -> 'reducemax_rows'
 const mib = (bytes) => `${+(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 // One row of the section: how many of the checked cases hold, the closest holder, the misses.
@@ -89,9 +90,9 @@ export function targetsSection(run) {
       })
     : [];
   const halves = measured
-    .filter(({ case: c }) => HALF_TYPES.includes(c.type) && byName.has(c.name.split('.')[0]))
+    .filter(({ case: c }) => HALF_TYPES.includes(c.type) && byName.has(baseOf(c.name)))
     .map(({ case: c, columns }) => {
-      const base = byName.get(c.name.split('.')[0]);
+      const base = byName.get(baseOf(c.name));
       const share = gbs(c.bytes, columns[OURS].medianUs) / gbs(base.case.bytes, base.columns[OURS].medianUs);
       return { name: c.name, holds: share >= HALF_SHARE, share, value: `${(100 * share).toFixed(0)}%` };
     });
