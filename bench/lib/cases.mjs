@@ -33,7 +33,7 @@ const BASE = [
 const TYPED_BASES = ['argmax_vocab_32k', 'reducemax_rows'];
 const EXTRA_TYPES = ['int32', 'uint8', 'float16', 'bfloat16', 'float64'];
 
-export const BYTES = { float32: 4, float64: 8, int32: 4, uint8: 1, float16: 2, bfloat16: 2 };
+export const BYTES = { float32: 4, float64: 8, int32: 4, uint8: 1, float16: 2, bfloat16: 2, int64: 8 };
 
 function complete(c, type) {
   const opset = c.op === 'ReduceMax' ? 18 : 13;
@@ -44,6 +44,7 @@ function complete(c, type) {
   out.bytes = out.count * BYTES[type];
   out.outType = c.op === 'ArgMax' || c.op === 'ArgMin' ? 'int64' : type;
   out.outDims = outputDims(out);
+  out.outBytes = out.outDims.reduce((a, b) => a * b, 1) * BYTES[out.outType];
   return Object.freeze(out);
 }
 

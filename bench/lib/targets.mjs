@@ -83,12 +83,8 @@ export function targetsSection(run) {
     ({ case: c }) => c.type === 'float32' && c.op !== 'Hardmax' && c.name !== SEG_CASE && c.bytes >= LARGE_BYTES,
   );
   const seg = byName.has(SEG_CASE) ? [byName.get(SEG_CASE)] : [];
-  const tiny = byName.has(TINY_CASE)
-    ? [byName.get(TINY_CASE)].map(({ case: c, columns }) => {
-        const us = columns[OURS].medianUs;
-        return { name: c.name, holds: us <= TINY_US, us, value: `${fmtUs(us)} µs` };
-      })
-    : [];
+  const tinyUs = byName.get(TINY_CASE)?.columns[OURS].medianUs;
+  const tiny = tinyUs === undefined ? [] : [{ name: TINY_CASE, holds: tinyUs <= TINY_US, us: tinyUs, value: `${fmtUs(tinyUs)} µs` }];
   const halves = measured
     .filter(({ case: c }) => HALF_TYPES.includes(c.type) && byName.has(baseOf(c.name)))
     .map(({ case: c, columns }) => {
@@ -103,10 +99,9 @@ export function targetsSection(run) {
     .filter(({ columns }) => ok(columns[RESIDENT]) && ok(columns['limit-max']))
     .map(({ case: c, columns }) => {
       const share = columns['limit-max'].medianUs / columns[RESIDENT].medianUs;
-      const outBytes = c.outDims.reduce((a, b) => a * b, 1) * (c.outType === 'int64' ? 8 : c.bytes / c.count);
       const extraUs = columns[RESIDENT].medianUs - columns['limit-max'].medianUs;
       let why = '';
-      if (outBytes >= 2 ** 20) why = `its output, ${mib(outBytes)}, is written and copied out too`;
+      if (c.outBytes >= 2 ** 20) why = `its output, ${mib(c.outBytes)}, is written and copied out too`;
       else if (c.name === TINY_CASE) why = "the call's fixed cost";
       else if (extraUs < 1) why = `${fmtUs(extraUs)} µs more per call${Number.isFinite(fixedUs) ? `, where a call's fixed cost is ${fmtUs(fixedUs)} µs (${TINY_CASE})` : ''}`;
       return { name: c.name, holds: share >= KERNEL_SHARE, share, value: `${(100 * share).toFixed(0)}%`, why };
