@@ -3,6 +3,8 @@
 //   --quick        3 rounds, short batches
 //   --rounds=N     rounds (default 8)
 //   --cases=a,b    only these cases (names as printed)
+//   --set=sweep    the sweep of kernel families x sizes x types (lib/cases.mjs) instead of the
+//                  issue's cases; its report adds every case sorted by the speedup over each peer
 //   --runtimes=a,b only these processes (onnx-extrema, onnx-extrema-resident, ort-web-1t,
 //                  ort-web-2t, tfjs-wasm, tfjs-wasm-resident, limit)
 //   --budget-ms=N  time per batch (default 150, quick 40)
@@ -22,12 +24,13 @@ const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 
 function parseArgs(argv) {
-  const opts = { quick: false, rounds: undefined, cases: null, runtimes: null, budgetMs: undefined };
+  const opts = { quick: false, rounds: undefined, cases: null, set: 'main', runtimes: null, budgetMs: undefined };
   for (const a of argv) {
     const [k, v] = a.split('=');
     if (k === '--quick') opts.quick = true;
     else if (k === '--rounds') opts.rounds = Number(v);
     else if (k === '--cases') opts.cases = v.split(',').filter(Boolean);
+    else if (k === '--set') opts.set = v;
     else if (k === '--runtimes') opts.runtimes = v.split(',').filter(Boolean);
     else if (k === '--budget-ms') opts.budgetMs = Number(v);
     else throw new Error(`unknown option ${a} (see the top of bench/run.mjs)`);
@@ -117,7 +120,7 @@ const load = () => os.loadavg().map((v) => Number(v.toFixed(2)));
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const cases = findCases(opts.cases);
+  const cases = findCases(opts.cases, opts.set);
   const names = opts.runtimes ?? Object.keys(RUNTIMES);
   for (const n of names) if (!RUNTIMES[n]) throw new Error(`unknown runtime '${n}'; runtimes: ${Object.keys(RUNTIMES).join(', ')}`);
   ensurePrerequisites();
@@ -125,6 +128,7 @@ async function main() {
   const run = {
     startedAt: new Date().toISOString(),
     machine: machineInfo(),
+    set: opts.set,
     rounds: opts.rounds,
     budgetMs: opts.budgetMs,
     load: { start: load() },

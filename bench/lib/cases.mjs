@@ -68,11 +68,47 @@ export const CASES = [
   ...TYPED_BASES.flatMap((name) => EXTRA_TYPES.map((type) => complete({ ...BASE.find((c) => c.name === name), name: `${name}.${type}` }, type))),
 ];
 
-export function findCases(names) {
-  if (!names) return CASES;
+// The sweep (`npm run bench -- --set=sweep`): the kernel families a user can reach, beyond the
+// issue's cases, each at a small (~4K elements, the per-call cost) and a large (~1M) size, in
+// every type onnxruntime-web also runs, to find any layout where the margin over the peers is
+// thin. `dims(n)`: the shape for about n elements.
+const SWEEP_LAYOUTS = [
+  { name: 'argmax_rows', op: 'ArgMax', dims: (n) => [n / 1024, 1024], attrs: { axis: -1 } },
+  { name: 'argmin_rows_last', op: 'ArgMin', dims: (n) => [n / 1024, 1024], attrs: { axis: -1, select_last_index: 1 } },
+  { name: 'argmax_rows7', op: 'ArgMax', dims: (n) => [n / 8, 7], attrs: { axis: -1 } },
+  { name: 'argmax_mid3', op: 'ArgMax', dims: (n) => [n / 768, 256, 3], attrs: { axis: 1 } },
+  { name: 'argmax_mid64', op: 'ArgMax', dims: (n) => [n / 4096, 64, 64], attrs: { axis: 1 } },
+  { name: 'argmax_axis0', op: 'ArgMax', dims: (n) => [n / 1024, 1024], attrs: { axis: 0 } },
+  { name: 'reducemax_rows', op: 'ReduceMax', dims: (n) => [n / 1024, 1024], axes: [-1] },
+  { name: 'reducemax_rows7', op: 'ReduceMax', dims: (n) => [n / 8, 7], axes: [-1] },
+  { name: 'reducemax_axis0', op: 'ReduceMax', dims: (n) => [n / 1024, 1024], axes: [0] },
+  { name: 'reducemax_outer_inner', op: 'ReduceMax', dims: (n) => [16, n / 1024, 64], axes: [0, 2] },
+  { name: 'reducemax_all', op: 'ReduceMax', dims: (n) => [n / 1024, 1024], axes: null },
+  { name: 'hardmax_axis0', op: 'Hardmax', dims: (n) => [n / 1024, 1024], attrs: { axis: 0 } },
+  { name: 'hardmax_rows7', op: 'Hardmax', dims: (n) => [n / 8, 7], attrs: { axis: -1 } },
+];
+const SWEEP_SIZES = { small: 4096, large: 1 << 20 };
+const SWEEP_TYPES = ['float32', 'float16', 'int32', 'uint8', 'float64'];
+
+const HARDMAX_TYPES = new Set(['float32', 'float16', 'bfloat16', 'float64']); // Hardmax-13's type list
+
+export const SWEEP_CASES = SWEEP_LAYOUTS.flatMap(({ dims, ...layout }) =>
+  Object.entries(SWEEP_SIZES).flatMap(([size, n]) =>
+    SWEEP_TYPES.filter((type) => layout.op !== 'Hardmax' || HARDMAX_TYPES.has(type)).map((type) =>
+      complete({ ...layout, name: `${layout.name}.${size}.${type}`, dims: dims(n).map(Math.ceil) }, type),
+    ),
+  ),
+);
+
+/** The cases of a set ('main' or 'sweep'), or the named ones from any set. */
+export function findCases(names, set = 'main') {
+  const sets = { main: CASES, sweep: SWEEP_CASES };
+  if (!sets[set]) throw new Error(`unknown set '${set}'; sets: ${Object.keys(sets).join(', ')}`);
+  if (!names) return sets[set];
+  const all = [...CASES, ...SWEEP_CASES];
   return names.map((n) => {
-    const c = CASES.find((k) => k.name === n);
-    if (!c) throw new Error(`unknown case '${n}'; cases: ${CASES.map((k) => k.name).join(', ')}`);
+    const c = all.find((k) => k.name === n);
+    if (!c) throw new Error(`unknown case '${n}'; cases: ${CASES.map((k) => k.name).join(', ')} (and --set=sweep's)`);
     return c;
   });
 }

@@ -1,5 +1,5 @@
 // A deliberately plain reference: an odometer over every element, numbers compared with > / <,
-// NaN winning, the first index on ties. Every runtime's output is checked against it.
+// NaN winning, the first index on ties (the last with select_last_index). Every runtime's output is checked against it.
 
 function toNumber(type) {
   if (type === 'float16')
@@ -36,13 +36,14 @@ export function reference(c, x) {
   const bestAt = new Array(outCount).fill(-1);
   const at = new Array(rank).fill(0);
   const axis = reducedAxes[0];
+  const last = c.attrs?.select_last_index === 1;
   for (let i = 0; i < c.count; i += 1) {
     let o = 0;
     for (let d = 0; d < rank; d += 1) o += at[d] * outStride[d];
     const v = num(x[i]);
     const b = best[o];
     const replace =
-      b === undefined || (c.op === 'ReduceMax' ? Number.isNaN(v) || (!Number.isNaN(b) && v > b) : !Number.isNaN(b) && (Number.isNaN(v) || gt(v, b)));
+      b === undefined || (c.op === 'ReduceMax' ? Number.isNaN(v) || (!Number.isNaN(b) && v > b) : (Number.isNaN(b) ? last && Number.isNaN(v) : Number.isNaN(v) || gt(v, b) || (last && v === b)));
     if (replace) (best[o] = v), (bestAt[o] = c.op === 'ReduceMax' ? i : at[axis]);
     for (let d = rank - 1; d >= 0; d -= 1) {
       if (++at[d] < dims[d]) break;

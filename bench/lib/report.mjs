@@ -4,7 +4,8 @@
 
 import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable, median } from './format.mjs';
 import { copyFloorUs } from './limits.mjs';
-import { targetsSection } from './targets.mjs';
+import { sweepSection } from './sweep.mjs';
+import { targetsSection, VS_ORT_1T } from './targets.mjs';
 
 /** Summary of one column in one case: median, per-round medians, check result. */
 export function summarize(entry) {
@@ -89,7 +90,7 @@ export function markdown(run) {
     `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.`,
     `Runtimes: ${Object.entries(run.runtimes).map(([k, v]) => `${k} = ${v}`).join('; ')}.`,
     '',
-    targetsSection(run),
+    run.set === 'sweep' ? sweepSection(run, VS_ORT_1T) : targetsSection(run),
     '',
     '## µs per call, median (GB/s = input bytes / time)',
     '',

@@ -1,0 +1,28 @@
+// The sweep's section of a report (`--set=sweep`): every case sorted by onnx-extrema's speedup
+// over each peer, thinnest margin first, so a layout or type where a peer comes close stands out.
+import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable } from './format.mjs';
+
+const OURS = 'onnx-extrema';
+const ok = (s) => s?.status === 'ok';
+
+/** @param {object} run a run of the sweep set; @param {number} goal the speedup the issue asks of one thread */
+export function sweepSection(run, goal) {
+  const parts = ['## The sweep: every case by its speedup over each peer, thinnest first', ''];
+  for (const peer of run.kinds.peers) {
+    const rows = run.cases
+      .filter(({ columns }) => ok(columns[OURS]) && ok(columns[peer]))
+      .map(({ case: c, columns }) => ({ c, ours: columns[OURS].medianUs, theirs: columns[peer].medianUs }))
+      .sort((a, b) => a.theirs / a.ours - b.theirs / b.ours);
+    const below = rows.filter((r) => r.theirs / r.ours < goal).length;
+    parts.push(
+      `### vs ${peer}: ${rows.length} cases, ${below} below ${goal}×`,
+      '',
+      mdTable(
+        ['case', 'input', 'onnx-extrema µs (GB/s)', `${peer} µs`, 'speedup'],
+        rows.map(({ c, ours, theirs }) => [c.name, c.shape, `${fmtUs(ours)} (${fmtGBs(gbs(c.bytes, ours))})`, fmtUs(theirs), fmtRatio(theirs / ours)]),
+      ),
+      '',
+    );
+  }
+  return parts.join('\n');
+}
