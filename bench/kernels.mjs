@@ -63,6 +63,10 @@ for (const [t, w] of [['float32', 2], ['float32', 3], ['float32', 4], ['float32'
   add(`argmax_narrow_${w}.${t}`, 'ArgMax', t, [1, Math.round((4 << 20) / DTYPE[t][1] / w), w]);
   add(`reducemax_narrow_${w}.${t}`, 'ReduceMax', t, [1, Math.round((4 << 20) / DTYPE[t][1] / w), w]);
   add(`argmax_narrow_slices_${w}.${t}`, 'ArgMax', t, [Math.round((4 << 20) / DTYPE[t][1] / w / 256), 256, w]);
+  add(`reducemax_narrow_slices_${w}.${t}`, 'ReduceMax', t, [Math.round((4 << 20) / DTYPE[t][1] / w / 256), 256, w]);
+  // Slices long enough for the narrow path's virtual rows, and slices of a few vectors.
+  add(`argmax_narrow_slices_2k_${w}.${t}`, 'ArgMax', t, [Math.round((4 << 20) / DTYPE[t][1] / w / 2048), 2048, w]);
+  add(`argmax_narrow_slices_40_${w}.${t}`, 'ArgMax', t, [Math.round((4 << 20) / DTYPE[t][1] / w / 40), 40, w]);
 }
 add('tiny.float32', 'ArgMax', 'float32', [1, 10, 1]);
 

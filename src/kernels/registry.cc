@@ -56,12 +56,16 @@ void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t
 // Whole slices of a column problem, for either kernel set below: side by side through the
 // short-row scratch when small, else one column call per slice (the kernels themselves are out of
 // line in direct_columns, so this adds no copy of them).
-template <class Set>
+template <class Set, class Rule>
 void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
   using Raw = typename Set::Raw;
   const Raw* in = static_cast<const Raw*>(x);
   Raw* b = static_cast<Raw*>(best);
   int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
+  static constexpr NarrowColumnKernels narrow = narrow_kernels_of<Set, Rule>();
+  const int64_t p = narrow_virtual_width(narrow, reduce, inner, inner);
+  if (SlicesAsRows<Set>::applies(reduce, inner, p ? reduce * inner / p : 0))
+    return SlicesAsRows<Set>::run(in, n, reduce, inner, b, at);
   if (Set::Short::applies(n, reduce, inner)) return Set::Short::run(in, n, reduce, inner, 0, b, at);
   for (int64_t k = 0; k < n; ++k)
     Set::columns(in + k * reduce * inner, reduce, inner, inner, 0, b + k * inner, at ? at + k * inner : nullptr);
@@ -93,7 +97,7 @@ struct ArgKernels {
     Raw* b = static_cast<Raw*>(best);
     for (int64_t k = 0; k < count; ++k) b[k] = Rule::identity();
   }
-  static KernelSet set() { return {&rows, &columns, &column_slices<ArgKernels>, &fill_start, true}; }
+  static KernelSet set() { return {&rows, &columns, &column_slices<ArgKernels, Rule>, &fill_start, true}; }
 };
 
 // ReduceMax is ArgMax's value under the first-index rule: the first NaN sticks, and among equal
@@ -123,7 +127,7 @@ struct MaxKernels {
     Raw* a = static_cast<Raw*>(acc);
     for (int64_t k = 0; k < count; ++k) a[k] = Tr::lowest();
   }
-  static KernelSet set() { return {&rows, &columns, &column_slices<MaxKernels>, &fill_start, false}; }
+  static KernelSet set() { return {&rows, &columns, &column_slices<MaxKernels, Rule>, &fill_start, false}; }
 };
 
 template <DType D>

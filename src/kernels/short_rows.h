@@ -20,10 +20,11 @@
 
 namespace ox {
 
-// Rows of K elements, K a power of two below the lane count N (RGBA bytes, 4 or 8 classes of
-// 1- or 2-byte values): N rows at a time are K loads, split in registers, K stores.
+// Rows of K elements, K below the lane count N and a power of two or prime to N (RGB or RGBA
+// bytes, 4 or 8 classes of 1- or 2-byte values, x y z coordinates): N rows at a time are K loads,
+// split in registers (simd::split_rows), K stores.
 template <int K, class Raw>
-void transpose_rows_pow2(const Raw* x, ptrdiff_t n, Raw* out) {
+void transpose_rows_split(const Raw* x, ptrdiff_t n, Raw* out) {
   constexpr int kN = simd::kBytes / sizeof(Raw);
   for (ptrdiff_t r = 0; r < n; r += kN, x += kN * K) {
     simd::Vec<Raw> v[K], e[K];
@@ -36,20 +37,24 @@ void transpose_rows_pow2(const Raw* x, ptrdiff_t n, Raw* out) {
 // Element j of each of `rows` rows (a multiple of the lane count N) to out[j * rows, +rows).
 // Rows of N or more elements go N rows by N elements at a time: N loads, an in-register
 // transpose, N stores (a last square of a row overlaps the one before: the same values stored
-// twice). Shorter rows of 4 or 8 elements are split in registers (transpose_rows_pow2); other
-// shorter rows gather each vector lane by lane (rows of 2 and 3 never come here:
-// ColumnScan::whole_rows).
+// twice). Shorter rows of 2, 3, 4 or 8 elements are split in registers (transpose_rows_split;
+// short rows of 2 and 3 come here only as columns of slices, slices_as_rows below:
+// ColumnScan::whole_rows takes them as rows); other shorter rows gather each vector lane by lane.
 // (One per element type, kept out of line so every kind and rule shares it.)
 template <class Raw>
 __attribute__((noinline)) void transpose_rows(const Raw* x, int64_t rows, int64_t length, Raw* out) {
   constexpr int kN = simd::kBytes / sizeof(Raw);
   using V = simd::Vec<Raw>;
   const ptrdiff_t n = static_cast<ptrdiff_t>(rows), len = static_cast<ptrdiff_t>(length);
+  if constexpr (kN > 2) {
+    if (len == 2) return transpose_rows_split<2>(x, n, out);
+    if (len == 3) return transpose_rows_split<3>(x, n, out);
+  }
   if constexpr (kN > 4) {
-    if (len == 4) return transpose_rows_pow2<4>(x, n, out);
+    if (len == 4) return transpose_rows_split<4>(x, n, out);
   }
   if constexpr (kN > 8) {
-    if (len == 8) return transpose_rows_pow2<8>(x, n, out);
+    if (len == 8) return transpose_rows_split<8>(x, n, out);
   }
   if (len < kN) {
     for (ptrdiff_t j = 0; j < len; ++j) {
@@ -154,6 +159,70 @@ struct ShortRows {
         transpose_slices(x + k0 * span, n, length, inner, scratch);
       Columns::run(scratch, length, n * inner, n * inner, first, best + k0 * inner, index ? index + k0 * inner : nullptr);
       k = k0 + n;
+    }
+  }
+};
+
+// Slices of [reduce, inner] with inner narrower than a vector and reduce too long for the
+// scratch of ShortRows ([N, 256, 3] over the middle axis: the best row of each of x, y, z in a
+// batch of point sets, of each colour over an image's rows): the column kernels would load a part
+// of a tile per row, and the narrow path (narrow_columns.h) finds too few virtual rows in one
+// slice to pay for its merge. Instead each slice's columns are transposed into rows of an L1
+// scratch (transpose_rows), several slices one after another, and the set's row kernels reduce
+// them: row s * inner + i of a block is column i of slice s, so the row states are the column
+// states as they lie. A slice goes a multiple of the lane count of rows at a time (as many as the
+// scratch holds), each run continued from the state the one before left; a last part that is not
+// such a multiple takes one reaching back over rows already done, which leaves the state as it
+// was under either tie rule (ShortRows::run does the same).
+template <class Set>
+struct SlicesAsRows {
+  using Raw = typename Set::Raw;
+  static constexpr int64_t kLanes = simd::kBytes / sizeof(Raw);
+  static constexpr int64_t kScratchElements = 8192 / sizeof(Raw);
+
+  // Whether slices of [reduce, inner] come here rather than to the narrow path, by measurement
+  // (kernel GB/s, this path against the narrow one). `narrow_rows`: the virtual rows the narrow
+  // path makes of one slice, 0 where it does not apply (then this path wins: uint8 [N, 256, 3]
+  // 9.1 against 1.1, [N, 256, 5] 3.8 against 1.4).
+  // - Rows of 2 and 3, which transpose_rows splits with a few shuffles, also where it applies:
+  //   - ReduceMax (no indices to merge) below 128 virtual rows: uint8 [N, 4096, 3] 18.3
+  //     against 15.5, [N, 8192, 3] 17.8 against 21.4.
+  //   - an arg kind's narrow path merges its candidates with their indices per slice: rows of
+  //     two pay that back from 16 KiB slices (float32 [N, 2048, 2] 22.3 against 22.2; uint8
+  //     [N, 2048, 2] 18.1 against 11.2, [N, 8192, 2] 20.9 against 20.3), rows of three only
+  //     past 256 KiB (float32 [N, 8192, 3] 17.9 against 14.9, uint8 [N, 65536, 3] even).
+  // - Other widths the narrow path streams faster (uint8 [N, 2048, 4] 16.8 against 12.2,
+  //   [N, 2048, 5] 15 against 4.7).
+  static bool applies(int64_t reduce, int64_t inner, int64_t narrow_rows) {
+    if (inner >= kLanes || reduce < 2 * kLanes) return false;
+    if (!narrow_rows) return true;
+    if (inner > 3) return false;
+    if (!Set::Columns::kTracksIndex) return narrow_rows < 128;
+    const int64_t bytes = reduce * inner * static_cast<int64_t>(sizeof(Raw));
+    return bytes < (inner == 2 ? 16 << 10 : 256 << 10);
+  }
+
+  // (Out of line: one copy per kernel set.)
+  __attribute__((noinline)) static void run(const Raw* x, int64_t count, int64_t reduce, int64_t inner, Raw* best,
+                                            int32_t* index) {
+    alignas(16) Raw scratch[kScratchElements];
+    const int64_t most = kScratchElements / inner / kLanes * kLanes;
+    const int64_t whole = reduce / kLanes * kLanes;
+    const int64_t chunk = whole < most ? whole : most;         // rows of a slice per pass
+    const int64_t block = kScratchElements / (inner * chunk);  // slices per pass
+    const int64_t span = reduce * inner;
+    for (int64_t s0 = 0; s0 < count; s0 += block) {
+      const int64_t slices = count - s0 < block ? count - s0 : block;
+      for (int64_t r0 = 0; r0 < reduce; r0 += chunk) {
+        int64_t first = r0, rows = chunk;
+        if (reduce - r0 < chunk) {  // the last part, rounded up to whole vectors, reaching back
+          rows = (reduce - r0 + kLanes - 1) / kLanes * kLanes;
+          first = reduce - rows;
+        }
+        for (int64_t s = 0; s < slices; ++s)
+          transpose_rows(x + (s0 + s) * span + first * inner, rows, inner, scratch + s * inner * rows);
+        Set::rows(scratch, slices * inner, rows, first, best + s0 * inner, index ? index + s0 * inner : nullptr);
+      }
     }
   }
 };

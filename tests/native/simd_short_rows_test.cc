@@ -210,7 +210,50 @@ void slice_checks() {
   }
 }
 
+// Slices whose columns are narrower than a vector and too long for the scratch side by side
+// (kernels/short_rows.h SlicesAsRows: columns transposed into rows, a slice a scratch's worth of
+// rows at a time, a last part reaching back over rows already done): every such width, lengths
+// from just under the path's least to several scratch passes with remainders, one slice to past a
+// block of them, ties everywhere (the reaching back meets states it already holds), a few NaN or
+// none, signed zeros.
+template <DType D>
+void slices_as_rows_checks() {
+  using Z = ShortSizes<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 12289);
+  const int64_t lanes = Z::lanes, scratch = 8192 / static_cast<int64_t>(sizeof(RawOf<D>));
+  for (int64_t inner = 2; inner <= lanes; ++inner) {  // lanes itself: another path, for contrast
+    const int64_t most = scratch / inner / lanes * lanes;  // rows of a slice per scratch pass
+    for (int64_t length : {2 * lanes - 1, 2 * lanes, 2 * lanes + 1, 5 * lanes + 3, most + lanes / 2 + 1, 2 * most + 3}) {
+      const int64_t block = std::max<int64_t>(1, scratch / (inner * std::min(most, length / lanes * lanes)));
+      for (int64_t slices : {int64_t{1}, int64_t{2}, block + 1}) {
+        if (slices * length * inner > (1 << 16) && slices > 2) continue;  // the long ones: one and two slices
+        const Mix mix = static_cast<Mix>(rng() % 3);
+        const int offset = static_cast<int>(rng() % 4);
+        const int64_t n = slices * length * inner;
+        Shifted<RawOf<D>> buf(n, offset);
+        for (int64_t i = 0; i < n; ++i) buf.data[i] = random_value<D>(rng, mix);
+        if constexpr (has_nan<D>()) {
+          const auto payloads = nans<D>();
+          for (int64_t h = static_cast<int64_t>(rng() % 4); h > 0; --h)
+            buf.data[rng() % static_cast<uint64_t>(n)] = payloads[rng() % payloads.size()];
+        }
+        if (rng() % 3 == 0 && (std::is_floating_point<RawOf<D>>::value || D == DType::Float16 || D == DType::BFloat16))
+          for (int64_t i = 0; i < n; ++i) {
+            const uint64_t u = rng() % 4;
+            buf.data[i] = u == 0 ? from_double<D>(-0.0) : u == 1 ? from_double<D>(0.0) : from_double<D>(-1.0 - double(u));
+          }
+        check_slices<D>(buf.data, slices, length, inner, "offset " + std::to_string(offset) + " mix " + std::to_string(int(mix)));
+      }
+    }
+  }
+}
+
 }  // namespace
+
+TEMPLATE_TEST_CASE("Slices of columns narrower than a vector run as rows and match the trivial loop",
+                   "[simd][columns][short]", OX_SIMD_TEST_DTYPES) {
+  slices_as_rows_checks<TestType::dtype>();
+}
 
 TEMPLATE_TEST_CASE("Many small slices of a strided axis go side by side and match the trivial loop",
                    "[simd][columns][short]", OX_SIMD_TEST_DTYPES) {
