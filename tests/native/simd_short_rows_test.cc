@@ -210,10 +210,10 @@ void slice_checks() {
   }
 }
 
-// Slices whose columns are narrower than a vector and too long for the scratch side by side
-// (kernels/short_rows.h SlicesAsRows: columns transposed into rows, a slice a scratch's worth of
-// rows at a time, a last part reaching back over rows already done): every such width, lengths
-// from just under the path's least to several scratch passes with remainders, one slice to past a
+// Slices whose columns are narrower than a vector (kernels/short_rows.h SlicesAsRows: columns
+// transposed into rows, a slice a scratch's worth of rows at a time, a last part reaching back
+// over rows already done): every such width, lengths from just under the path's least (a vector)
+// to several scratch passes with remainders, one slice to past a
 // block of them, ties everywhere (the reaching back meets states it already holds), a few NaN or
 // none, signed zeros.
 template <DType D>
@@ -223,8 +223,8 @@ void slices_as_rows_checks() {
   const int64_t lanes = Z::lanes, scratch = 8192 / static_cast<int64_t>(sizeof(RawOf<D>));
   for (int64_t inner = 2; inner <= lanes; ++inner) {  // lanes itself: another path, for contrast
     const int64_t most = scratch / inner / lanes * lanes;  // rows of a slice per scratch pass
-    for (int64_t length : {2 * lanes - 1, 2 * lanes, 2 * lanes + 1, 5 * lanes + 3, most + lanes / 2 + 1, 2 * most + 3}) {
-      const int64_t block = std::max<int64_t>(1, scratch / (inner * std::min(most, length / lanes * lanes)));
+    for (int64_t length : {lanes - 1, lanes, lanes + 1, 2 * lanes + 1, 5 * lanes + 3, most + lanes / 2 + 1, 2 * most + 3}) {
+      const int64_t block = std::max<int64_t>(1, scratch / (inner * std::min(most, std::max(lanes, length / lanes * lanes))));
       for (int64_t slices : {int64_t{1}, int64_t{2}, block + 1}) {
         if (slices * length * inner > (1 << 16) && slices > 2) continue;  // the long ones: one and two slices
         const Mix mix = static_cast<Mix>(rng() % 3);
