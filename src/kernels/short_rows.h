@@ -163,8 +163,8 @@ struct ShortRows {
   }
 };
 
-// Slices of [reduce, inner] with inner narrower than a vector and reduce at least a vector
-// ([N, 256, 3] over the middle axis: the best row of each of x, y, z in a batch of point sets, of
+// Slices of [reduce, inner] with inner narrower than a column tile (a vector; two for 8-byte
+// lanes) and reduce at least a vector ([N, 256, 3] over the middle axis: the best row of each of x, y, z in a batch of point sets, of
 // each colour over an image's rows): the column kernels would load a part of a tile per row, the
 // narrow path (narrow_columns.h) finds too few virtual rows in one slice to pay for its merge,
 // and ShortRows copies runs narrower than a vector into its scratch element by element. Instead each slice's columns are transposed into rows of an L1
@@ -184,8 +184,9 @@ struct SlicesAsRows {
   // measurement (kernel GB/s, this path against the one before it). `narrow_rows`: the virtual
   // rows the narrow path makes of one slice, 0 where it does not apply (then this path wins:
   // uint8 [N, 256, 3] 9.1 against 1.1, [N, 256, 5] 3.8 against 1.4, [N, 16, 3] 4.5 against 1.4;
-  // float16 [N, 8, 2] 4.6 against 1.8).
-  // - Rows of 2 and 3, which transpose_rows splits with a few shuffles, also where it applies:
+  // float16 [N, 8, 2] 4.6 against 1.8; float64 [N, 40, 3] 8.0 against 3.4).
+  // - Rows of 2 and 3, which transpose_rows splits with a few shuffles (or 8-byte lanes by
+  //   squares), also where it applies:
   //   - ReduceMax (no indices to merge) below 128 virtual rows: uint8 [N, 4096, 3] 18.3
   //     against 15.5, [N, 8192, 3] 17.8 against 21.4.
   //   - an arg kind's narrow path merges its candidates with their indices per slice: rows of
@@ -195,7 +196,7 @@ struct SlicesAsRows {
   // - Other widths the narrow path streams faster (uint8 [N, 2048, 4] 16.8 against 12.2,
   //   [N, 2048, 5] 15 against 4.7).
   static bool applies(int64_t reduce, int64_t inner, int64_t narrow_rows) {
-    if (inner >= kLanes || reduce < kLanes) return false;
+    if (inner >= Set::Columns::kTile || reduce < kLanes) return false;
     if (!narrow_rows) return true;
     if (inner > 3) return false;
     if (!Set::Columns::kTracksIndex) return narrow_rows < 128;

@@ -210,7 +210,7 @@ void slice_checks() {
   }
 }
 
-// Slices whose columns are narrower than a vector (kernels/short_rows.h SlicesAsRows: columns
+// Slices whose columns are narrower than a tile (kernels/short_rows.h SlicesAsRows: columns
 // transposed into rows, a slice a scratch's worth of rows at a time, a last part reaching back
 // over rows already done): every such width, lengths from just under the path's least (a vector)
 // to several scratch passes with remainders, one slice to past a
@@ -221,7 +221,7 @@ void slices_as_rows_checks() {
   using Z = ShortSizes<D>;
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 12289);
   const int64_t lanes = Z::lanes, scratch = 8192 / static_cast<int64_t>(sizeof(RawOf<D>));
-  for (int64_t inner = 2; inner <= lanes; ++inner) {  // lanes itself: another path, for contrast
+  for (int64_t inner = 2; inner <= Z::tile; ++inner) {  // a whole tile: another path, for contrast
     const int64_t most = scratch / inner / lanes * lanes;  // rows of a slice per scratch pass
     for (int64_t length : {lanes - 1, lanes, lanes + 1, 2 * lanes + 1, 5 * lanes + 3, most + lanes / 2 + 1, 2 * most + 3}) {
       const int64_t block = std::max<int64_t>(1, scratch / (inner * std::min(most, std::max(lanes, length / lanes * lanes))));
@@ -250,7 +250,7 @@ void slices_as_rows_checks() {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Slices of columns narrower than a vector run as rows and match the trivial loop",
+TEMPLATE_TEST_CASE("Slices of columns narrower than a tile run as rows and match the trivial loop",
                    "[simd][columns][short]", OX_SIMD_TEST_DTYPES) {
   slices_as_rows_checks<TestType::dtype>();
 }
