@@ -78,14 +78,17 @@ const SWEEP_LAYOUTS = [
   { name: 'argmax_rows7', op: 'ArgMax', dims: (n) => [n / 8, 7], attrs: { axis: -1 } },
   { name: 'argmax_mid3', op: 'ArgMax', dims: (n) => [n / 768, 256, 3], attrs: { axis: 1 } },
   { name: 'argmax_mid64', op: 'ArgMax', dims: (n) => [n / 4096, 64, 64], attrs: { axis: 1 } },
+  { name: 'argmax_cols7', op: 'ArgMax', dims: (n) => [n / 8, 7], attrs: { axis: 0 } },
   { name: 'argmax_axis0', op: 'ArgMax', dims: (n) => [n / 1024, 1024], attrs: { axis: 0 } },
   { name: 'reducemax_rows', op: 'ReduceMax', dims: (n) => [n / 1024, 1024], axes: [-1] },
   { name: 'reducemax_rows7', op: 'ReduceMax', dims: (n) => [n / 8, 7], axes: [-1] },
+  { name: 'reducemax_mid3', op: 'ReduceMax', dims: (n) => [n / 768, 256, 3], axes: [1] },
   { name: 'reducemax_axis0', op: 'ReduceMax', dims: (n) => [n / 1024, 1024], axes: [0] },
   { name: 'reducemax_outer_inner', op: 'ReduceMax', dims: (n) => [16, n / 1024, 64], axes: [0, 2] },
   { name: 'reducemax_all', op: 'ReduceMax', dims: (n) => [n / 1024, 1024], axes: null },
   { name: 'hardmax_axis0', op: 'Hardmax', dims: (n) => [n / 1024, 1024], attrs: { axis: 0 } },
   { name: 'hardmax_rows7', op: 'Hardmax', dims: (n) => [n / 8, 7], attrs: { axis: -1 } },
+  { name: 'hardmax_mid3', op: 'Hardmax', dims: (n) => [n / 768, 256, 3], attrs: { axis: 1 } },
 ];
 const SWEEP_SIZES = { small: 4096, large: 1 << 20 };
 const SWEEP_TYPES = ['float32', 'float16', 'int32', 'uint8', 'float64'];
