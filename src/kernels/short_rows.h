@@ -196,7 +196,7 @@ struct SlicesAsRows {
   // - Other widths the narrow path streams faster (uint8 [N, 2048, 4] 16.8 against 12.2,
   //   [N, 2048, 5] 15 against 4.7).
   static bool applies(int64_t reduce, int64_t inner, int64_t narrow_rows) {
-    if (inner >= Set::Columns::kTile || reduce < kLanes) return false;
+    if (inner < 2 || inner >= Set::Columns::kTile || reduce < kLanes) return false;
     if (!narrow_rows) return true;
     if (inner > 3) return false;
     if (!Set::Columns::kTracksIndex) return narrow_rows < 128;
