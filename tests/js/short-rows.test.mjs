@@ -2,7 +2,9 @@
 // ([1, H, W, C] reduced over the last axis, C from a pair to past the short-row limit), which
 // the kernels transpose block by block and reduce as columns. Inputs past one staging buffer, so
 // chunk boundaries split rows; values mostly distinct-ish with ties, rare NaN, and ±0. Also many
-// small slices over a middle axis ([N, 4, 5] over axis 1), which go through the scratch side by side.
+// small slices over a middle axis ([N, 4, 5] over axis 1), which go through the scratch side by
+// side, and slices of a few columns over a longer axis ([N, 256, 3]), whose columns are
+// transposed into rows (SlicesAsRows).
 // Replay a failure with OX_SEED=<seed> node --test tests/js/short-rows.test.mjs
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
@@ -48,7 +50,7 @@ test(`many small slices of a strided axis match the reference for every kind and
   const rng = prng(seed + 1);
   for (const type of TYPES) {
     const values = pool(type);
-    for (const [reduce, inner] of [[4, 5], [2, 3], [3, 8], [5, 2], [7, 17], [40, 3]]) {
+    for (const [reduce, inner] of [[4, 5], [2, 3], [3, 8], [5, 2], [7, 17], [40, 3], [17, 2], [64, 7], [256, 3], [1001, 3]]) {
       // Past one staging buffer for the wider types, so chunks split slices.
       const n = Math.round(80000 / (reduce * inner)) + rng.int(7);
       const x = randomTensor(rng, type, [n, reduce, inner], values);
