@@ -53,9 +53,10 @@ void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t
     direct_columns<Set>(static_cast<const Raw*>(x) + done * stride, n - done, width, stride, first + done, best, at);
 }
 
-// Whole slices of a column problem, for either kernel set below: side by side through the
-// short-row scratch when small, else one column call per slice (the kernels themselves are out of
-// line in direct_columns, so this adds no copy of them).
+// Whole slices of a column problem, for either kernel set below: columns narrower than a tile
+// transposed into rows where that is faster (SlicesAsRows), side by side through the short-row
+// scratch when small, else one column call per slice (the kernels themselves are out of line in
+// direct_columns, so this adds no copy of them).
 template <class Set, class Rule>
 void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
   using Raw = typename Set::Raw;

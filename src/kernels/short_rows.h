@@ -38,7 +38,7 @@ void transpose_rows_split(const Raw* x, ptrdiff_t n, Raw* out) {
 // Rows of N or more elements go N rows by N elements at a time: N loads, an in-register
 // transpose, N stores (a last square of a row overlaps the one before: the same values stored
 // twice). Shorter rows of 2, 3, 4 or 8 elements are split in registers (transpose_rows_split;
-// short rows of 2 and 3 come here only as columns of slices, slices_as_rows below:
+// short rows of 2 and 3 come here only as columns of slices, SlicesAsRows below:
 // ColumnScan::whole_rows takes them as rows); other shorter rows gather each vector lane by lane.
 // (One per element type, kept out of line so every kind and rule shares it.)
 template <class Raw>
@@ -164,10 +164,11 @@ struct ShortRows {
 };
 
 // Slices of [reduce, inner] with inner narrower than a column tile (a vector; two for 8-byte
-// lanes) and reduce at least a vector ([N, 256, 3] over the middle axis: the best row of each of x, y, z in a batch of point sets, of
-// each colour over an image's rows): the column kernels would load a part of a tile per row, the
-// narrow path (narrow_columns.h) finds too few virtual rows in one slice to pay for its merge,
-// and ShortRows copies runs narrower than a vector into its scratch element by element. Instead each slice's columns are transposed into rows of an L1
+// lanes) and reduce at least a vector ([N, 256, 3] over the middle axis: the best row of each of
+// x, y, z in a batch of point sets, of each colour over an image's rows): the column kernels would
+// load a part of a tile per row, the narrow path (narrow_columns.h) finds too few virtual rows in
+// one slice to pay for its merge, and ShortRows copies runs narrower than a vector into its
+// scratch element by element. Instead each slice's columns are transposed into rows of an L1
 // scratch (transpose_rows), several slices one after another, and the set's row kernels reduce
 // them: row s * inner + i of a block is column i of slice s, so the row states are the column
 // states as they lie. A slice goes a multiple of the lane count of rows at a time (as many as the

@@ -223,8 +223,11 @@ void slices_as_rows_checks() {
   const int64_t lanes = Z::lanes, scratch = 8192 / static_cast<int64_t>(sizeof(RawOf<D>));
   for (int64_t inner = 2; inner <= Z::tile; ++inner) {  // a whole tile: another path, for contrast
     const int64_t most = scratch / inner / lanes * lanes;  // rows of a slice per scratch pass
-    for (int64_t length : {lanes - 1, lanes, lanes + 1, 2 * lanes + 1, 5 * lanes + 3, most + lanes / 2 + 1, 2 * most + 3}) {
-      const int64_t block = std::max<int64_t>(1, scratch / (inner * std::min(most, std::max(lanes, length / lanes * lanes))));
+    const std::vector<int64_t> lengths = {lanes - 1,     lanes + 0,           lanes + 1,    2 * lanes + 1,
+                                          5 * lanes + 3, most + lanes / 2 + 1, 2 * most + 3};
+    for (int64_t length : lengths) {
+      const int64_t rows_per_pass = std::min(most, std::max(lanes, length / lanes * lanes));
+      const int64_t block = std::max<int64_t>(1, scratch / (inner * rows_per_pass));  // slices per pass
       for (int64_t slices : {int64_t{1}, int64_t{2}, block + 1}) {
         if (slices * length * inner > (1 << 16) && slices > 2) continue;  // the long ones: one and two slices
         const Mix mix = static_cast<Mix>(rng() % 3);
@@ -240,9 +243,12 @@ void slices_as_rows_checks() {
         if (rng() % 3 == 0 && (std::is_floating_point<RawOf<D>>::value || D == DType::Float16 || D == DType::BFloat16))
           for (int64_t i = 0; i < n; ++i) {
             const uint64_t u = rng() % 4;
-            buf.data[i] = u == 0 ? from_double<D>(-0.0) : u == 1 ? from_double<D>(0.0) : from_double<D>(-1.0 - double(u));
+            buf.data[i] = u == 0   ? from_double<D>(-0.0)
+                          : u == 1 ? from_double<D>(0.0)
+                                   : from_double<D>(-1.0 - double(u));
           }
-        check_slices<D>(buf.data, slices, length, inner, "offset " + std::to_string(offset) + " mix " + std::to_string(int(mix)));
+        const std::string what = "offset " + std::to_string(offset) + " mix " + std::to_string(int(mix));
+        check_slices<D>(buf.data, slices, length, inner, what);
       }
     }
   }
