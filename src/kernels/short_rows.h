@@ -20,9 +20,9 @@
 
 namespace ox {
 
-// Rows of K elements, K below the lane count N and a power of two or prime to N (RGB or RGBA
-// bytes, 4 or 8 classes of 1- or 2-byte values, x y z coordinates): N rows at a time are K loads,
-// split in registers (simd::split_rows), K stores.
+// Rows of K elements, K a power of two below the lane count N or prime to N (RGB or RGBA bytes,
+// 4 or 8 classes of 1- or 2-byte values, x y z coordinates of any type): N rows at a time are K
+// loads, split in registers (simd::split_rows), K stores.
 template <int K, class Raw>
 void transpose_rows_split(const Raw* x, ptrdiff_t n, Raw* out) {
   constexpr int kN = simd::kBytes / sizeof(Raw);
@@ -37,9 +37,11 @@ void transpose_rows_split(const Raw* x, ptrdiff_t n, Raw* out) {
 // Element j of each of `rows` rows (a multiple of the lane count N) to out[j * rows, +rows).
 // Rows of N or more elements go N rows by N elements at a time: N loads, an in-register
 // transpose, N stores (a last square of a row overlaps the one before: the same values stored
-// twice). Shorter rows of 2, 3, 4 or 8 elements are split in registers (transpose_rows_split;
-// short rows of 2 and 3 come here only as columns of slices, SlicesAsRows below:
-// ColumnScan::whole_rows takes them as rows); other shorter rows gather each vector lane by lane.
+// twice). Rows of 3, and shorter rows of 2, 4 or 8 elements, are split in registers
+// (transpose_rows_split: rows of 3 of 8-byte values take 3 shuffles for 2 rows where two
+// overlapping squares took 4; short rows of 2 and 3 come here mostly as columns of slices,
+// SlicesAsRows below, as ColumnScan::whole_rows takes them as rows); other shorter rows gather
+// each vector lane by lane.
 // (One per element type, kept out of line so every kind and rule shares it.)
 template <class Raw>
 __attribute__((noinline)) void transpose_rows(const Raw* x, int64_t rows, int64_t length, Raw* out) {
@@ -48,8 +50,8 @@ __attribute__((noinline)) void transpose_rows(const Raw* x, int64_t rows, int64_
   const ptrdiff_t n = static_cast<ptrdiff_t>(rows), len = static_cast<ptrdiff_t>(length);
   if constexpr (kN > 2) {
     if (len == 2) return transpose_rows_split<2>(x, n, out);
-    if (len == 3) return transpose_rows_split<3>(x, n, out);
   }
+  if (len == 3) return transpose_rows_split<3>(x, n, out);
   if constexpr (kN > 4) {
     if (len == 4) return transpose_rows_split<4>(x, n, out);
   }
