@@ -1,5 +1,6 @@
 // A deliberately plain reference: an odometer over every element, numbers compared with > / <,
-// NaN winning, the first index on ties (the last with select_last_index). Every runtime's output is checked against it.
+// NaN winning, the first index on ties (the last with select_last_index). Every runtime's output
+// is checked against it.
 
 function toNumber(type) {
   if (type === 'float16')
@@ -42,8 +43,10 @@ export function reference(c, x) {
     for (let d = 0; d < rank; d += 1) o += at[d] * outStride[d];
     const v = num(x[i]);
     const b = best[o];
-    const replace =
-      b === undefined || (c.op === 'ReduceMax' ? Number.isNaN(v) || (!Number.isNaN(b) && v > b) : (Number.isNaN(b) ? last && Number.isNaN(v) : Number.isNaN(v) || gt(v, b) || (last && v === b)));
+    // ReduceMax: a NaN, or a greater value. Arg kinds: a NaN wins (the first, or with `last` the
+    // last), then the better value, then (with `last`) an equal later one.
+    const argReplaces = Number.isNaN(b) ? last && Number.isNaN(v) : Number.isNaN(v) || gt(v, b) || (last && v === b);
+    const replace = b === undefined || (c.op === 'ReduceMax' ? Number.isNaN(v) || (!Number.isNaN(b) && v > b) : argReplaces);
     if (replace) (best[o] = v), (bestAt[o] = c.op === 'ReduceMax' ? i : at[axis]);
     for (let d = rank - 1; d >= 0; d -= 1) {
       if (++at[d] < dims[d]) break;
