@@ -210,7 +210,7 @@ struct RowScan {
     for (int64_t k = 0; k < rows; ++k) {
       if (k + 1 < rows) blocks[(k + 1) & 1].summarize(x + (k + 1) * length, n, raw);
       Raw b = state_value<Rule, Index>(best + k, first);
-      int64_t at = state_index<Index>(index + k, first);
+      int64_t at = state_index<Index>(Index ? index + k : nullptr, first);  // (ReduceMax: no index array)
       if (Last || !Tr::nan(b)) blocks[k & 1].settle(x + k * length, n, first, b, at);
       best[k] = b;
       if (Index) index[k] = static_cast<int32_t>(at);
