@@ -188,8 +188,8 @@ struct SlicesAsRows {
   // rows the narrow path makes of one slice, 0 where it does not apply (then this path wins:
   // uint8 [N, 256, 3] 9.1 against 1.1, [N, 256, 5] 3.8 against 1.4, [N, 16, 3] 4.5 against 1.4;
   // float16 [N, 8, 2] 4.6 against 1.8; float64 [N, 40, 3] 8.0 against 3.4).
-  // - Rows of 2 and 3, which transpose_rows splits with a few shuffles (or 8-byte lanes by
-  //   squares), also where it applies:
+  // - Rows of 2 and 3, which transpose_rows splits with a few shuffles (rows of 2 of 8-byte
+  //   values go by squares), also where it applies:
   //   - ReduceMax (no indices to merge) below 128 virtual rows: uint8 [N, 4096, 3] 18.3
   //     against 15.5, [N, 8192, 3] 17.8 against 21.4.
   //   - an arg kind's narrow path merges its candidates with their indices per slice: rows of
