@@ -2,6 +2,7 @@
 // call (median) with GB/s, onnx-extrema's speedup over each peer, the limits of the runtime, and
 // how much the per-round medians moved.
 
+import { OURS, RESIDENT, ok } from './columns.mjs';
 import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable, median } from './format.mjs';
 import { copyFloorUs } from './limits.mjs';
 import { sweepSection } from './sweep.mjs';
@@ -29,10 +30,9 @@ export function summarize(entry) {
  */
 export function markdown(run) {
   const { kinds } = run;
-  const ours = 'onnx-extrema';
   const peers = kinds.peers;
   const present = new Set(run.columns);
-  const oursAll = [ours, 'onnx-extrema-resident'].filter((n) => present.has(n));
+  const oursAll = [OURS, RESIDENT].filter((n) => present.has(n));
   const shown = [...oursAll, ...peers, ...kinds.residentPeers];
   const cell = (s, bytes) => {
     if (!s || s.status !== 'ok') return s?.status === 'n/a' ? 'n/a' : s?.status === 'error' ? 'error' : '—';
@@ -41,7 +41,7 @@ export function markdown(run) {
   };
   const bestPeer = (cols) => {
     let best = null;
-    for (const p of peers) if (cols[p]?.status === 'ok' && (!best || cols[p].medianUs < cols[best].medianUs)) best = p;
+    for (const p of peers) if (ok(cols[p]) && (!best || cols[p].medianUs < cols[best].medianUs)) best = p;
     return best;
   };
 
@@ -50,8 +50,8 @@ export function markdown(run) {
     return [c.name, c.shape, ...shown.map((n) => cell(columns[n], c.bytes)), best ?? '—'];
   });
   const ratioRows = run.cases.map(({ case: c, columns }) => {
-    const o = columns[ours];
-    const ratio = (p) => (o?.status === 'ok' && columns[p]?.status === 'ok' ? fmtRatio(columns[p].medianUs / o.medianUs) : 'n/a');
+    const o = columns[OURS];
+    const ratio = (p) => (ok(o) && ok(columns[p]) ? fmtRatio(columns[p].medianUs / o.medianUs) : 'n/a');
     const best = bestPeer(columns);
     return [c.name, ...peers.map(ratio), ...kinds.residentPeers.map(ratio), best ? `${ratio(best)} (${best})` : 'n/a'];
   });
@@ -60,19 +60,19 @@ export function markdown(run) {
     c.name,
     c.shape,
     ...[...oursAll, ...limitCols].map((n) =>
-      columns[n]?.status === 'ok' ? fmtGBs(gbs(c.bytes, columns[n].medianUs)) : columns[n]?.status === 'n/a' ? 'n/a' : '—',
+      ok(columns[n]) ? fmtGBs(gbs(c.bytes, columns[n].medianUs)) : columns[n]?.status === 'n/a' ? 'n/a' : '—',
     ),
   ]);
   const floors = run.cases.map(({ columns }) => copyFloorUs(columns));
   const floorRows = run.cases.map(({ case: c, columns }, k) => {
-    const over = (n) => (columns[n]?.status === 'ok' && Number.isFinite(floors[k]) ? fmtRatio(columns[n].medianUs / floors[k]) : 'n/a');
+    const over = (n) => (ok(columns[n]) && Number.isFinite(floors[k]) ? fmtRatio(columns[n].medianUs / floors[k]) : 'n/a');
     return [c.name, fmtUs(floors[k]), ...oursAll.map(over), ...peers.map(over)];
   });
   const hasFloor = floors.some(Number.isFinite);
   const spreadCols = [...shown, ...limitCols];
   const spreadRows = run.cases.map(({ case: c, columns }) => [
     c.name,
-    ...spreadCols.map((n) => (columns[n]?.status === 'ok' ? `${fmtUs(columns[n].roundMin)}–${fmtUs(columns[n].roundMax)}` : 'n/a')),
+    ...spreadCols.map((n) => (ok(columns[n]) ? `${fmtUs(columns[n].roundMin)}–${fmtUs(columns[n].roundMax)}` : 'n/a')),
   ]);
   const problems = [];
   for (const { case: c, columns } of run.cases)

@@ -1,9 +1,7 @@
 // The sweep's section of a report (`--set=sweep`): every case sorted by onnx-extrema's speedup
 // over each peer, thinnest margin first, so a layout or type where a peer comes close stands out.
+import { OURS, ok } from './columns.mjs';
 import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable } from './format.mjs';
-
-const OURS = 'onnx-extrema';
-const ok = (s) => s?.status === 'ok';
 
 /** @param {object} run a run of the sweep set; @param {number} goal the speedup the issue asks of one thread */
 export function sweepSection(run, goal) {

@@ -2,10 +2,9 @@
 // issue lists, the closest case, and for every miss what this machine allows (the copy floor, the
 // runtime's streaming limits), so a run on any host says where it stands and why.
 import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable } from './format.mjs';
+import { OURS, RESIDENT, ok } from './columns.mjs';
 import { copyFloorUs } from './limits.mjs';
 
-const OURS = 'onnx-extrema';
-const RESIDENT = 'onnx-extrema-resident';
 
 // The issue's figures.
 export const VS_ORT_1T = 3; // × faster than onnxruntime-web with one thread, every case
@@ -20,7 +19,6 @@ const HALF_TYPES = ['float16', 'bfloat16']; // at least this share of float32's 
 const HALF_SHARE = 0.8;
 const KERNEL_SHARE = 0.8; // kernel only (resident input): within 20% of the plain streaming loop
 
-const ok = (s) => s?.status === 'ok';
 const baseOf = (name) => name.split('.')[0]; // a typed variant's float32 case: 'reducemax_rows.int32' -> 'reducemax_rows'
 const mib = (bytes) => `${+(bytes / 2 ** 20).toFixed(1)} MiB`;
 
