@@ -122,7 +122,7 @@ struct ColumnScan {
     // Not unrolled: as fast, and the module smaller.
     const int64_t k0 = seeded ? 1 : 0;
     const Raw* p = x + k0 * stride;
-#pragma nounroll
+#pragma GCC unroll 1  // clang and gcc both read this one (gcc warned on clang's nounroll)
     for (int64_t k = k0; k < rows; ++k, p += stride) {
       const RV row = simd::splat(static_cast<RowLane>(kRelative ? (seeded ? k : k + 1) : first + k));
       V xs[NV];
