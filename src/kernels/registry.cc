@@ -3,6 +3,7 @@
 #include "kernels/arg_columns_simd.h"
 #include "kernels/arg_portable.h"
 #include "kernels/arg_rows_simd.h"
+#include "kernels/interleaved_max.h"
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
 #include "kernels/narrow_columns.h"
@@ -45,6 +46,10 @@ constexpr NarrowColumnKernels narrow_kernels_of() {
 template <class Set, class Rule>
 void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first, void* best, int32_t* index) {
   using Raw = typename Set::Raw;
+  if constexpr (InterleavedMax<Set>::kTakes)
+    if (stride == width && InterleavedMax<Set>::applies(n, width) &&
+        InterleavedMax<Set>::rows(static_cast<const Raw*>(x), n, static_cast<Raw*>(best)))
+      return;
   static constexpr NarrowColumnKernels narrow = narrow_kernels_of<Set, Rule>();
   int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
   const int64_t p = narrow_virtual_width(narrow, n, width, stride);
@@ -63,6 +68,8 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
   const Raw* in = static_cast<const Raw*>(x);
   Raw* b = static_cast<Raw*>(best);
   int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
+  if constexpr (InterleavedMax<Set>::kTakes)
+    if (InterleavedMax<Set>::applies(reduce, inner)) return InterleavedMax<Set>::run(in, n, reduce, b);
   static constexpr NarrowColumnKernels narrow = narrow_kernels_of<Set, Rule>();
   const int64_t p = narrow_virtual_width(narrow, reduce, inner, inner);
   if (SlicesAsRows<Set>::applies(reduce, inner, p ? reduce * inner / p : 0))
