@@ -149,17 +149,28 @@ struct RowScan {
     Summary sum;
     Mark marks[kMaxGroups];
     int groups;
+    bool by_raw = false;  // summarized by a raw pass that settles it
     void summarize(const Raw* p, ptrdiff_t n, bool& raw) {
       if constexpr (L::kRawRows) {
+        by_raw = false;
         if (raw) {
           sum = RowScan::summarize<true>(p, n, marks, &groups);
-          if (sum.raw_decides()) return;
+          if (sum.raw_decides()) {
+            by_raw = true;
+            return;
+          }
         }
         sum = RowScan::summarize<false>(p, n, marks, &groups);
         raw = sum.raw_decides();
       } else {
         sum = RowScan::summarize<false>(p, n, marks, &groups);
       }
+    }
+    // The block's extreme in every lane; after a raw pass, from the raw lanes alone.
+    V spread() const {
+      if constexpr (L::kRawRows)
+        if (by_raw) return sum.spread_raw();
+      return sum.spread();
     }
     bool settle(const Raw* p, ptrdiff_t n, int64_t at0, Raw& b, int64_t& at) const {
       if (sum.maybe_nan()) {
@@ -171,7 +182,7 @@ struct RowScan {
       }
       if (Tr::nan(b)) return true;  // (last-index rule) only a later NaN replaces a NaN
       if (!sum.template may_beat<Last>(b)) return true;  // the common case: one vector compare
-      const V mv = sum.spread();
+      const V mv = spread();
       const Raw m = mv[0];
       if (Last ? Rule::better(b, m) : !Rule::better(m, b)) return true;
       if (Index || L::zero(m)) {  // ReduceMax needs the element only for the bits of a zero
