@@ -7,6 +7,7 @@
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
 #include "kernels/narrow_columns.h"
+#include "kernels/row_halving.h"
 #include "kernels/short_rows.h"
 #include "kernels/traits.h"
 #include "ops/schema.h"
@@ -120,6 +121,11 @@ struct MaxKernels {
   static void rows(const void* x, int64_t n, int64_t length, int64_t, void* acc, int32_t*) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* a = static_cast<Raw*>(acc);
+    if constexpr (RowHalving<Raw>::kTakes) {
+      const int64_t done = RowHalving<Raw>::run(in, n, length, a);
+      if (done == n) return;
+      in += done * length, a += done, n -= done;
+    }
     if (Short::applies(n, length)) return Short::run(in, n, length, 1, 0, a, nullptr);
     if (length < min_simd_row<L>()) return max_rows_portable<Tr>(in, n, length, a);
     // float16/bfloat16 pay more per row (a raw pass first, L::kRawRows): issuing the next row's
