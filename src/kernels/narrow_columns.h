@@ -56,8 +56,8 @@ int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, i
 // which of tied candidates with different bits came first. An arg kind's call from row 0 starts
 // fresh (registry.h): the carried state is the starting value at index 0, not read.
 template <class Rule, bool Index>
-__attribute__((noinline)) OX_SMALL_CODE bool narrow_merge(const void* vbest_bytes, const int32_t* vindex, int64_t width, int64_t r, int64_t first,
-                  void* best_bytes, int32_t* index) {
+__attribute__((noinline)) OX_SMALL_CODE bool narrow_merge(const void* vbest_bytes, const int32_t* vindex, int64_t width,
+                                                         int64_t r, int64_t first, void* best_bytes, int32_t* index) {
   using Raw = typename Rule::Raw;
   const Raw* vbest = static_cast<const Raw*>(vbest_bytes);
   Raw* best = static_cast<Raw*>(best_bytes);

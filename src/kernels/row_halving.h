@@ -1,11 +1,12 @@
 // ReduceMax over many short rows of 1- and 4-byte integers ([N, 7] over the last axis: a few
-// classes, quantized scores), rows of 5 to 2N elements (N lanes; see applies()). Integers have no NaN and equal
-// maxima have equal bits, so a max may be taken in any order: each row becomes one vector (a row
-// under N lanes masked to the type's lowest past its end, a longer one as two overlapping loads
-// maxed), and N such vectors fold into one vector of the N rows' maxima by halving: log2(N)
-// rounds, each pairing vectors and maxing the even units of the pair against the odd ones (units
-// of 8 bytes, then 4, 2, 1, down to one lane). No scratch, no transposition lane by lane: the
-// short-row path (ShortRows) gathers rows of 5-7 and 9-15 bytes one lane at a time.
+// classes, quantized scores), rows of 5 to 2N elements (N lanes; see applies()). Integers have
+// no NaN and equal maxima have equal bits, so a max may be taken in any order: each row becomes
+// one vector (a row under N lanes masked to the type's lowest past its end, a longer one as two
+// overlapping loads maxed), and N such vectors fold into one vector of the N rows' maxima by
+// halving: log2(N) rounds, each pairing vectors and maxing the even units of the pair against
+// the odd ones (units of 8 bytes, then 4, 2, 1, down to one lane). No scratch, no transposition
+// lane by lane: the short-row path (ShortRows) gathers rows of 5-7 and 9-15 bytes one lane at a
+// time.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -23,9 +24,6 @@ struct RowHalving {
   static constexpr int kN = simd::kBytes / sizeof(T);
   static constexpr bool kTakes = std::is_integral<T>::value && (sizeof(T) == 1 || sizeof(T) == 4);
 
-  // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
-  // k)); returns done, a multiple of N. A row under N lanes is loaded whole from its start, so the
-  // rows whose load would pass the end of x are left to the caller.
   // The lengths it takes, by measurement against the short-row path (kernel µs for 4 MiB of rows,
   // before -> after): int32 rows of 5-8 296-352 -> 189-233; bytes 9-15 1000-1100 -> 340-600,
   // 17-32 310-460 -> 220-320, 5-7 990-1040 -> 760-990. Not taken: rows of 2-4 (the short-row
@@ -35,6 +33,10 @@ struct RowHalving {
     return length > 4 && length <= 2 * kN && (sizeof(T) == 4 || (length != 8 && length != 16));
   }
 
+  // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
+  // k)); returns done, a multiple of N (0 where applies(length) does not hold). A row under N
+  // lanes is loaded whole from its start, so the rows whose load would pass the end of x are left
+  // to the caller.
   static int64_t run(const T* x, int64_t n, int64_t length, T* acc) {
     if (!applies(length)) return 0;
     const ptrdiff_t k = static_cast<ptrdiff_t>(length), rows = static_cast<ptrdiff_t>(n);
@@ -79,8 +81,9 @@ struct RowHalving {
     else if constexpr (sizeof(U) == 2) return simd::bits<V>(__builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15));
     else return simd::bits<V>(__builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31));
   }
-  // Vectors v[0, count) (count = N / units-per-row so far) folded in place: rounds of units of
-  // 8 bytes, 4, 2, 1, while a unit is at least a lane. Row r's maximum ends in lane r.
+  // Count vectors v[0, Count), each holding N / Count rows' partial maxima, folded in place:
+  // rounds of units of 8 bytes, 4, 2, 1, while a unit is at least a lane. Row r's maximum ends in
+  // lane r.
   template <int Count>
   static V halve(V* v) {
     constexpr int kUnitBytes = simd::kBytes / 2 / (kN / Count);  // 8 in the first round
