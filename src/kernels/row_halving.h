@@ -2,14 +2,15 @@
 // classes, quantized scores), rows of 5 to 2N elements (N lanes; see applies()). Integers have
 // no NaN and equal maxima have equal bits, so a max may be taken in any order: each row becomes
 // one vector (a row under N lanes masked to the type's lowest past its end, a longer one as two
-// overlapping loads maxed), and N such vectors fold into one vector of the N rows' maxima by
-// halving: log2(N) rounds, each pairing vectors and maxing the even units of the pair against
-// the odd ones (units of 8 bytes, then 4, 2, 1, down to one lane). No scratch, no transposition
-// lane by lane: the short-row path (ShortRows) gathers rows of 5-7 and 9-15 bytes one lane at a
-// time.
+// overlapping loads maxed; byte rows of up to 8 go two to a vector, 8 bytes each), and the
+// vectors of N rows fold into one vector of their maxima by halving: rounds pairing vectors and
+// maxing the even units of the pair against the odd ones (units of 8 bytes, then 4, 2, 1, down
+// to one lane). No scratch, no transposition lane by lane: the short-row path (ShortRows)
+// gathers rows of 5-7 and 9-15 bytes one lane at a time.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -25,12 +26,12 @@ struct RowHalving {
   static constexpr bool kTakes = std::is_integral<T>::value && (sizeof(T) == 1 || sizeof(T) == 4);
 
   // The lengths it takes, by measurement against the short-row path (kernel µs for 4 MiB of rows,
-  // before -> after): int32 rows of 5-8 296-352 -> 189-233; bytes 9-15 1000-1100 -> 340-600,
-  // 17-32 310-460 -> 220-320, 5-7 990-1040 -> 760-990. Not taken: rows of 2-4 (the short-row
-  // path splits them in registers: bytes 310-390 against 1150-2350), and bytes 8 and 16
-  // (660 level, 290 against 330).
+  // before -> after): int32 rows of 5-8 296-352 -> 189-233; bytes 5-8 (paired) 600-1040 ->
+  // 267-479, 9-15 1000-1100 -> 340-600, 17-32 310-460 -> 220-320. Not taken: rows of 2-4 (the
+  // short-row path splits them in registers: bytes 300-390 against 740-2350 here), and bytes of
+  // 16 (290 against 330).
   static bool applies(int64_t length) {
-    return length > 4 && length <= 2 * kN && (sizeof(T) == 4 || (length != 8 && length != 16));
+    return length > 4 && length <= 2 * kN && (sizeof(T) == 4 || length != 16);
   }
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
@@ -41,24 +42,39 @@ struct RowHalving {
     if (!applies(length)) return 0;
     const ptrdiff_t k = static_cast<ptrdiff_t>(length), rows = static_cast<ptrdiff_t>(n);
     if (rows < kN) return 0;
-    // (rows * k >= kN here) the last row whose load stays within x
-    const ptrdiff_t loadable = k >= kN ? rows : (rows * k - kN) / k + 1;
+    // Rows of up to 8 bytes go two to a vector, 8 bytes each (half the loads, masks and rounds).
+    const bool paired = sizeof(T) == 1 && k <= 8;
+    const ptrdiff_t reach = paired ? 8 : kN;  // elements each row's load reads from its start
+    // (rows * k >= reach here) the rows whose load stays within x
+    const ptrdiff_t loadable = k >= reach ? rows : (rows * k - reach) / k + 1;
     const ptrdiff_t groups = loadable / kN;
     // Lanes [length, N) of a short row's load: the lowest value, so they never win.
     V keep{}, fill{};
     for (int i = 0; i < kN; ++i) {
-      keep[i] = i < k ? T(~T(0)) : T(0);
-      fill[i] = i < k ? T(0) : std::numeric_limits<T>::lowest();
+      const bool in_row = (paired ? i % 8 : i) < k;
+      keep[i] = in_row ? T(~T(0)) : T(0);
+      fill[i] = in_row ? T(0) : std::numeric_limits<T>::lowest();
     }
     for (ptrdiff_t g = 0; g < groups; ++g) {
       const T* row = x + g * kN * k;
       V v[kN];
+      if constexpr (sizeof(T) == 1) {
+        if (paired) {
+          for (int r = 0; r < kN / 2; ++r, row += 2 * k) {
+            uint64_t a, b;
+            std::memcpy(&a, row, 8);
+            std::memcpy(&b, row + k, 8);
+            v[r] = (simd::bits<V>(simd::U64{a, b}) & keep) | fill;
+          }
+          simd::store(acc + g * kN, vmax(simd::load(acc + g * kN), halve<kN / 2>(v)));
+          continue;
+        }
+      }
       for (int r = 0; r < kN; ++r, row += k) {
         if (k < kN) v[r] = (simd::load(row) & keep) | fill;
         else v[r] = vmax(simd::load(row), simd::load(row + k - kN));
       }
-      const V m = halve<kN>(v);
-      simd::store(acc + g * kN, vmax(simd::load(acc + g * kN), m));
+      simd::store(acc + g * kN, vmax(simd::load(acc + g * kN), halve<kN>(v)));
     }
     return groups * kN;
   }
