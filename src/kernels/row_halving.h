@@ -48,7 +48,8 @@ struct RowHalving {
     // (rows * k >= reach here) the rows whose load stays within x
     const ptrdiff_t loadable = k >= reach ? rows : (rows * k - reach) / k + 1;
     const ptrdiff_t groups = loadable / kN;
-    // Lanes [length, N) of a short row's load: the lowest value, so they never win.
+    // Lanes past a row's end in its load (from `length` on, or in each 8-byte half when paired):
+    // the lowest value, so they never win.
     V keep{}, fill{};
     for (int i = 0; i < kN; ++i) {
       const bool in_row = (paired ? i % 8 : i) < k;
