@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/lanes.h"
 #include "kernels/simd.h"
@@ -81,22 +82,14 @@ struct RowHalving {
   }
 
  private:
-  // The even and the odd units (of type U) of the pair a, b, as T vectors.
-  template <class U>
-  static V evens(V a, V b) {
-    const auto x = simd::bits<simd::Vec<U>>(a), y = simd::bits<simd::Vec<U>>(b);
-    if constexpr (sizeof(U) == 8) return simd::bits<V>(__builtin_shufflevector(x, y, 0, 2));
-    else if constexpr (sizeof(U) == 4) return simd::bits<V>(__builtin_shufflevector(x, y, 0, 2, 4, 6));
-    else if constexpr (sizeof(U) == 2) return simd::bits<V>(__builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14));
-    else return simd::bits<V>(__builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30));
+  // Units 2i + Odd (of type U) of the pair a, b (the even units, or the odd ones), as T vectors.
+  template <class U, int Odd, size_t... I>
+  static V units(V a, V b, std::index_sequence<I...>) {
+    return simd::bits<V>(__builtin_shufflevector(simd::bits<simd::Vec<U>>(a), simd::bits<simd::Vec<U>>(b), (2 * I + Odd)...));
   }
-  template <class U>
-  static V odds(V a, V b) {
-    const auto x = simd::bits<simd::Vec<U>>(a), y = simd::bits<simd::Vec<U>>(b);
-    if constexpr (sizeof(U) == 8) return simd::bits<V>(__builtin_shufflevector(x, y, 1, 3));
-    else if constexpr (sizeof(U) == 4) return simd::bits<V>(__builtin_shufflevector(x, y, 1, 3, 5, 7));
-    else if constexpr (sizeof(U) == 2) return simd::bits<V>(__builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15));
-    else return simd::bits<V>(__builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31));
+  template <class U, int Odd>
+  static V units(V a, V b) {
+    return units<U, Odd>(a, b, std::make_index_sequence<simd::kBytes / sizeof(U)>());
   }
   // Count vectors v[0, Count), each holding N / Count rows' partial maxima, folded in place:
   // rounds of units of 8 bytes, 4, 2, 1, while a unit is at least a lane. Row r's maximum ends in
@@ -110,7 +103,7 @@ struct RowHalving {
       using U = typename std::conditional<kUnitBytes == 8, uint64_t,
                 typename std::conditional<kUnitBytes == 4, uint32_t,
                 typename std::conditional<kUnitBytes == 2, uint16_t, uint8_t>::type>::type>::type;
-      for (int p = 0; p < Count / 2; ++p) v[p] = vmax(evens<U>(v[2 * p], v[2 * p + 1]), odds<U>(v[2 * p], v[2 * p + 1]));
+      for (int p = 0; p < Count / 2; ++p) v[p] = vmax(units<U, 0>(v[2 * p], v[2 * p + 1]), units<U, 1>(v[2 * p], v[2 * p + 1]));
       return halve<Count / 2>(v);
     }
   }
