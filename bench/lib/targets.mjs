@@ -1,10 +1,9 @@
 // The speed issue's (#5) targets, read off one run: for each, whether it holds on the cases the
 // issue lists, the closest case, and for every miss what this machine allows (the copy floor, the
 // runtime's streaming limits), so a run on any host says where it stands and why.
-import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable } from './format.mjs';
 import { OURS, RESIDENT, ok } from './columns.mjs';
+import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable } from './format.mjs';
 import { copyFloorUs } from './limits.mjs';
-
 
 // The issue's figures.
 export const VS_ORT_1T = 3; // × faster than onnxruntime-web with one thread, every case

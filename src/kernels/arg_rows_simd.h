@@ -39,13 +39,15 @@ struct RowScan {
     if constexpr (RawPass) a.merge_raw(b);
     else a.merge(b);
   }
-  template <int G, bool RawPass>
+  // The summary of G vectors `Step` elements apart (contiguous by default), earlier ones first.
+  // (Also the period-strided tree of InterleavedMax.)
+  template <int G, bool RawPass, ptrdiff_t Step = kLanes>
   static Summary tree(const Raw* q) {
     if constexpr (G == 1) {
       return Summary::of(simd::load(q));
     } else {
-      Summary a = tree<G / 2, RawPass>(q);
-      merge<RawPass>(a, tree<G / 2, RawPass>(q + (G / 2) * kLanes));
+      Summary a = tree<G / 2, RawPass, Step>(q);
+      merge<RawPass>(a, tree<G / 2, RawPass, Step>(q + (G / 2) * Step));
       return a;
     }
   }

@@ -41,18 +41,7 @@ struct InterleavedMax {
       if (!rows(x, reduce, best)) Set::columns(x, reduce, 3, 3, 0, best, nullptr);
   }
 
-  static constexpr int kUnroll = 2;
-  // The summary of G vectors a period apart, earlier ones first.
-  template <int G>
-  static Summary tree(const Raw* q) {
-    if constexpr (G == 1) {
-      return Summary::of(simd::load(q));
-    } else {
-      Summary a = tree<G / 2>(q);
-      a.merge(tree<G / 2>(q + (G / 2) * kPeriod));
-      return a;
-    }
-  }
+  static constexpr int kUnroll = 2;  // periods per loop step (see rows())
 
   // `count` rows of 3 (applies(count, 3)) continuing best[0, 3): a slice, or part of one (the
   // column entry's chunk of rows). False, with best untouched, where they must go another way.
@@ -66,7 +55,7 @@ struct InterleavedMax {
     // step the loop ran at 12 bytes a cycle, slower than the narrow path on a chunk in cache.
     ptrdiff_t i = kPeriod;
     for (; i + kUnroll * kPeriod <= n; i += kUnroll * kPeriod)
-      for (int k = 0; k < 3; ++k) acc[k].merge(tree<kUnroll>(x + i + k * kLanes));
+      for (int k = 0; k < 3; ++k) acc[k].merge(Set::Rows::template tree<kUnroll, false, kPeriod>(x + i + k * kLanes));
     // Whole periods, the last reaching back to end the run (n and the period are multiples of
     // 3, so the lanes keep their columns): elements met twice change no maximum, and a maximum
     // met again keeps its first bits.

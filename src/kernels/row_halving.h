@@ -100,9 +100,7 @@ struct RowHalving {
     if constexpr (Count == 1) {
       return v[0];
     } else {
-      using U = typename std::conditional<kUnitBytes == 8, uint64_t,
-                typename std::conditional<kUnitBytes == 4, uint32_t,
-                typename std::conditional<kUnitBytes == 2, uint16_t, uint8_t>::type>::type>::type;
+      using U = typename simd::SignedOf<kUnitBytes>::type;  // only its size matters
       for (int p = 0; p < Count / 2; ++p) v[p] = vmax(units<U, 0>(v[2 * p], v[2 * p + 1]), units<U, 1>(v[2 * p], v[2 * p + 1]));
       return halve<Count / 2>(v);
     }
