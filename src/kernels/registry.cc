@@ -1,6 +1,9 @@
 #include "kernels/registry.h"
 
+#include <type_traits>
+
 #include "kernels/arg_columns_simd.h"
+#include "kernels/arg_halving.h"
 #include "kernels/arg_portable.h"
 #include "kernels/arg_rows_simd.h"
 #include "kernels/interleaved_max.h"
@@ -86,9 +89,21 @@ struct ArgKernels {
   using Rows = RowScan<L, Rule, true>;
   using Columns = ColumnScan<L, Rule, true>;
   using Short = ShortRows<Columns>;
+  // What ArgHalvingBytes xors into a byte for its value key: unsigned order, inverted for ArgMin.
+  static constexpr uint8_t byte_key_flip() {
+    return (std::is_signed<Raw>::value ? 0x80 : 0x00) ^ (Rule::kDirection == Direction::Min ? 0xff : 0x00);
+  }
   static void rows(const void* x, int64_t n, int64_t length, int64_t first, void* best, int32_t* index) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* b = static_cast<Raw*>(best);
+    if constexpr (sizeof(Raw) == 1) {
+      if (starts_fresh<true>(first)) {
+        const int64_t done = ArgHalvingBytes::run(reinterpret_cast<const uint8_t*>(in), n, length, byte_key_flip(),
+                                                  Rule::kLast, reinterpret_cast<uint8_t*>(b), index);
+        if (done == n) return;
+        in += done * length, b += done, index += done, n -= done;
+      }
+    }
     if (Short::applies(n, length)) return Short::run(in, n, length, 1, first, b, index);
     if (length < min_simd_row<L>()) return arg_rows_portable<Rule>(in, n, length, first, b, index);
     if (length <= Rows::kBlock) return Rows::short_runs(in, n, length, first, b, index);
