@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/small_code.h"
 #include "kernels/traits.h"
 
 namespace ox {
