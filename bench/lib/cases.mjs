@@ -76,6 +76,8 @@ const SWEEP_LAYOUTS = [
   { name: 'argmax_rows', op: 'ArgMax', dims: (n) => [n / 1024, 1024], attrs: { axis: -1 } },
   { name: 'argmin_rows_last', op: 'ArgMin', dims: (n) => [n / 1024, 1024], attrs: { axis: -1, select_last_index: 1 } },
   { name: 'argmax_rows7', op: 'ArgMax', dims: (n) => [n / 8, 7], attrs: { axis: -1 } },
+  // Class scores of a detector's boxes ([8400, 80] in YOLO): rows of a few dozen elements.
+  { name: 'argmax_rows80', op: 'ArgMax', dims: (n) => [n / 80, 80], attrs: { axis: -1 } },
   { name: 'argmax_mid3', op: 'ArgMax', dims: (n) => [n / 768, 256, 3], attrs: { axis: 1 } },
   { name: 'argmax_mid64', op: 'ArgMax', dims: (n) => [n / 4096, 64, 64], attrs: { axis: 1 } },
   { name: 'argmax_cols7', op: 'ArgMax', dims: (n) => [n / 8, 7], attrs: { axis: 0 } },
