@@ -10,6 +10,7 @@
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
 #include "kernels/narrow_columns.h"
+#include "kernels/row_group_max.h"
 #include "kernels/row_halving.h"
 #include "kernels/short_rows.h"
 #include "kernels/traits.h"
@@ -129,6 +130,7 @@ struct ArgKernels {
 template <class Tr, class L>
 struct MaxKernels {
   using Raw = typename Tr::Raw;
+  using Lanes = L;
   using Rule = ArgRule<Tr, Direction::Max, false>;
   using Rows = RowScan<L, Rule, false>;
   using Columns = ColumnScan<L, Rule, false>;
@@ -149,7 +151,17 @@ struct MaxKernels {
     // slower (int32 chunk 83-86 -> 74-78), so they keep one run per row.
     if constexpr (L::kRawRows)
       if (length <= Rows::kBlock) return Rows::short_runs(in, n, length, 0, a, nullptr);
-    for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, 0, a + k, nullptr);
+    using Grouped = RowGroupMax<MaxKernels>;
+    for (int64_t k = 0; k < n;) {
+      int64_t one_by_one = n;  // rows from k run one at a time: all, or a group Grouped left
+      if constexpr (Grouped::kTakes) {
+        if (Grouped::applies(length)) {
+          k += Grouped::run(in + k * length, n - k, length, a + k);
+          one_by_one = n - k > Grouped::kN ? k + Grouped::kN : n;
+        }
+      }
+      for (; k < one_by_one; ++k) Rows::run(in + k * length, length, 0, a + k, nullptr);
+    }
   }
   __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
                                                 void* acc, int32_t* index) {

@@ -1,0 +1,53 @@
+// ReduceMax over rows of a few dozen floats ([N, 64] over the last axis), which the kernels reduce
+// N rows at a time and fold by halving, handing back to the row kernel the groups whose maxima
+// they cannot vouch for: rows with a NaN, with +inf beside -inf, and rows whose maximum is a zero
+// of either sign, amid plain rows. (api.md leaves such a zero's sign open, so the reference takes
+// either; tests/native/simd_row_group_max_test.cc checks the kernels keep the first zero's bits.)
+// Also over two separated axes ([3, N, L] over axes 0 and 2), where each row folds into a state
+// the earlier blocks left.
+// Replay a failure with OX_SEED=<seed> node --test tests/js/row-groups.test.mjs
+import test from 'node:test';
+import { init, runNode } from '../../js/index.mjs';
+import { checkAgainstReference, prng, seedFromEnvironment } from './helpers.mjs';
+
+const seed = seedFromEnvironment(Date.now() % 2 ** 31);
+const ARRAYS = { float32: Float32Array, float64: Float64Array };
+const LENGTHS = [23, 25, 37, 64, 100, 150, 255, 256, 257, 513];
+
+// Rows of wide values, each made special with some chance: all non-positive with zeros of both
+// signs (the first zero's sign at random), a NaN, or both infinities.
+function rowsOf(rng, type, rows, length, blocks = 1) {
+  const data = new ARRAYS[type](blocks * rows * length);
+  for (let i = 0; i < data.length; i += 1) data[i] = (rng.next() - 0.5) * 2000;
+  for (let r = 0; r < blocks * rows; r += 1) {
+    const row = data.subarray(r * length, (r + 1) * length);
+    const kind = rng.int(8);
+    if (kind === 0 || kind === 1) {
+      for (let j = 0; j < length; j += 1) row[j] = rng.chance(0.3) ? (rng.chance(0.5) ? -0 : 0) : -Math.abs(row[j]);
+      const first = rng.int(length);
+      row[first] = rng.chance(0.5) ? -0 : 0;
+      row[first + rng.int(length - first)] = row[first] === 0 && 1 / row[first] > 0 ? -0 : 0;
+    } else if (kind === 2) {
+      row[rng.int(length)] = NaN;
+    } else if (kind === 3) {
+      row[rng.int(length)] = Infinity;
+      row[rng.int(length)] = -Infinity;
+    }
+  }
+  return data;
+}
+
+test(`ReduceMax over rows of a few dozen floats matches the reference (seed ${seed})`, async () => {
+  await init();
+  const rng = prng(seed);
+  for (const type of Object.keys(ARRAYS))
+    for (const length of LENGTHS) {
+      const rows = 4 * 8 + rng.int(9);
+      const x = { type, data: rowsOf(rng, type, rows, length), dims: [rows, length] };
+      const last = { type: 'int64', data: BigInt64Array.from([-1n]), dims: [1] };
+      checkAgainstReference(runNode, 'ReduceMax', [x, last], { keepdims: 0 }, 18, `${type} [${rows},${length}]`);
+      const y = { type, data: rowsOf(rng, type, rows, length, 3), dims: [3, rows, length] };
+      const outer = { type: 'int64', data: BigInt64Array.from([0n, 2n]), dims: [2] };
+      checkAgainstReference(runNode, 'ReduceMax', [y, outer], { keepdims: 1 }, 18, `${type} [3,${rows},${length}] axes 0, 2`);
+    }
+});

@@ -1,0 +1,80 @@
+// ReduceMax over rows of a few dozen floats by groups of N rows folded by halving
+// (kernels/row_group_max.h), through the kernel set's row entry, against the trivial loop: lengths
+// around both ends of the path's range (the lengths it does not take check the paths they do
+// take), row counts around the group of N, groups it must hand back (a NaN, +inf beside -inf, a
+// zero maximum of either sign) amid groups it keeps, and carried states: NaN, zeros, values above
+// and below the rows' maxima.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "simd_support.h"
+
+using namespace simdtest;
+using ox::PlanKind;
+
+namespace {
+
+template <DType D>
+void group_max_checks() {
+  using R = RawOf<D>;
+  constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
+  const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
+  std::vector<int64_t> lengths;
+  for (int64_t v : {int64_t{6}, int64_t{7}, int64_t{13}, int64_t{32}, int64_t{64}, int64_t{65}})
+    for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{1}}) lengths.push_back(v * lanes + d);
+  for (int64_t length : lengths)
+    for (int64_t rows : {lanes - 1, lanes, lanes + 1, 3 * lanes + 1, int64_t{37}})
+      for (int variant = 0; variant < 5; ++variant) {
+        INFO(name(D) << " " << rows << " rows of " << length << ", variant " << variant);
+        const int offset = static_cast<int>(rng() % 4);
+        Shifted<R> buf(rows * length, offset);
+        const Mix mix = variant == 1 ? Mix::Specials : variant == 4 ? Mix::Ties : Mix::Wide;
+        for (int64_t i = 0; i < rows * length; ++i) buf.data[i] = random_value<D>(rng, mix);
+        const int64_t odd_row = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));
+        R* odd = buf.data + odd_row * length;
+        if constexpr (has_nan<D>()) {
+          if (variant == 2) {  // one NaN in one row
+            const auto n = nans<D>();
+            odd[rng() % static_cast<uint64_t>(length)] = n[rng() % n.size()];
+          }
+          if (variant == 3)  // rows whose maximum is a zero, both signs present: that one, and about a third
+            for (int64_t r = 0; r < rows; ++r) {
+              if (r != odd_row && rng() % 3) continue;
+              R* row = buf.data + r * length;
+              for (int64_t j = 0; j < length; ++j) row[j] = rng() % 3 ? -std::abs(row[j]) : R(rng() % 2 ? -0.0 : 0.0);
+              row[rng() % static_cast<uint64_t>(length)] = R(-0.0);
+              row[rng() % static_cast<uint64_t>(length)] = R(0.0);
+            }
+        }
+        // The state each row continues: the starting value, a value of the mix, a zero or a NaN.
+        std::vector<R> acc(static_cast<size_t>(rows)), start;
+        k.fill_start(acc.data(), rows);
+        for (int64_t r = 0; r < rows; ++r) {
+          R& a = acc[static_cast<size_t>(r)];
+          const uint64_t pick = rng() % 8;
+          if (pick < 3) a = random_value<D>(rng, mix);
+          if (pick == 3) a = R(rng() % 2 ? -0.0 : 0.0);
+          if constexpr (has_nan<D>())
+            if (pick == 4 && rng() % 4 == 0) a = nans<D>()[0];
+        }
+        start = acc;
+        k.rows(buf.data, rows, length, 0, acc.data(), nullptr);
+        for (int64_t r = 0; r < rows; ++r) {
+          INFO("row " << r);
+          std::vector<R> with_state(static_cast<size_t>(length + 1));
+          with_state[0] = start[static_cast<size_t>(r)];
+          std::copy(buf.data + r * length, buf.data + (r + 1) * length, with_state.begin() + 1);
+          CHECK(same_bits(acc[static_cast<size_t>(r)], trivial_max<D>(with_state.data(), length + 1)));
+        }
+      }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("ReduceMax over rows of a few dozen values by groups of rows matches the trivial loop",
+                   "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
+                   simdtest::Tag<ox::DType::Int32>) {
+  group_max_checks<TestType::dtype>();
+}
