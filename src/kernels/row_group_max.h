@@ -26,7 +26,7 @@ struct RowGroupMax {
   static constexpr int kN = simd::kBytes / sizeof(Raw);
   static constexpr ptrdiff_t kLanes = kN;
   static constexpr bool kTakes =
-      std::is_same<Raw, float>::value || std::is_same<Raw, double>::value;
+      std::is_same<Raw, float>::value || std::is_same<Raw, double>::value || std::is_same<Raw, int32_t>::value;
 
   // The lengths it takes: rows longer than the short-row path's (6 vectors; it comes first) up to
   // 64 vectors. Kernel µs per 256 KiB of rows in L1/L2, before -> after: float32 rows of 32
