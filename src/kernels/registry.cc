@@ -130,7 +130,6 @@ struct ArgKernels {
 template <class Tr, class L>
 struct MaxKernels {
   using Raw = typename Tr::Raw;
-  using Lanes = L;
   using Rule = ArgRule<Tr, Direction::Max, false>;
   using Rows = RowScan<L, Rule, false>;
   using Columns = ColumnScan<L, Rule, false>;

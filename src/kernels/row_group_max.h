@@ -19,22 +19,20 @@ namespace ox {
 template <class Set>
 struct RowGroupMax {
   using Raw = typename Set::Raw;
-  using L = typename Set::Lanes;
   using Rows = typename Set::Rows;
   using Summary = typename Rows::Summary;
   using V = simd::Vec<Raw>;
   static constexpr int kN = simd::kBytes / sizeof(Raw);
-  static constexpr ptrdiff_t kLanes = kN;
   static constexpr bool kTakes =
       std::is_same<Raw, float>::value || std::is_same<Raw, double>::value || std::is_same<Raw, int32_t>::value;
 
-  // The lengths it takes: rows longer than the short-row path's (6 vectors; it comes first) up to
-  // 64 vectors. Kernel µs per 256 KiB of rows in L1/L2, before -> after: float32 rows of 32
-  // 16.5 -> 8.5, of 64 10.2 -> 6.4, of 128 7.3 -> 5.2, of 256 5.5 -> 4.5; float64 rows of 16
-  // 16 -> 7.5, of 32 9.9 -> 5.6, of 128 5.5 -> 4.6; int32 rows of 32 8.2 -> 5.9, of 64 5.1 ->
-  // 4.3. Past 64 vectors level; taking the short-row path's lengths as well was slower for
-  // float32 rows of 12-16 (11 -> 14-19) and int32 rows of 12.
-  static bool applies(int64_t length) { return length > 6 * kN && length <= 64 * kN; }
+  // The lengths it takes: rows longer than the short-row path's (ShortRows, 6 vectors; it comes
+  // first) up to 64 vectors. Kernel µs per 256 KiB of rows in L1/L2, before -> after: float32
+  // rows of 32 16.5 -> 8.5, of 64 10.2 -> 6.4, of 128 7.3 -> 5.2, of 256 5.5 -> 4.5; float64
+  // rows of 16 16 -> 7.5, of 32 9.9 -> 5.6, of 128 5.5 -> 4.6; int32 rows of 32 7.9 -> 5.4, of
+  // 64 5.0 -> 4.1, of 256 3.9 -> 3.5. Past 64 vectors level; taking the short-row path's lengths
+  // as well was slower for float32 rows of 12-16 (11 -> 14-19) and int32 rows of 12.
+  static bool applies(int64_t length) { return length > Set::Short::kMaxLength && length <= 64 * kN; }
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
   // k), ReduceMax's rule), applies(length) holding; returns done, a multiple of N: every whole
@@ -65,10 +63,10 @@ struct RowGroupMax {
   // last vector loaded from n - N (it may overlap the one before: a max, or a NaN detector,
   // loses nothing by a value met twice).
   static Summary summary(const Raw* p, ptrdiff_t n) {
-    Summary s = Summary::of(simd::load(p + n - kLanes));
+    Summary s = Summary::of(simd::load(p + n - kN));
     ptrdiff_t i = 0;
-    for (; i + 4 * kLanes <= n; i += 4 * kLanes) s.merge(Rows::template tree<4, false>(p + i));
-    for (; i + kLanes < n; i += kLanes) s.merge(Summary::of(simd::load(p + i)));
+    for (; i + 4 * kN <= n; i += 4 * kN) s.merge(Rows::template tree<4, false>(p + i));
+    for (; i + kN < n; i += kN) s.merge(Summary::of(simd::load(p + i)));
     return s;
   }
 };

@@ -81,7 +81,7 @@ struct RowHalving {
     return groups * kN;
   }
 
-  // (Public for ArgHalvingBytes, arg_halving.cc, which halves 16-bit keys.)
+  // (Public: ArgHalvingBytes halves 16-bit keys with it, RowGroupMax rows' lane maxima.)
   // Units 2i + Odd (of type U) of the pair a, b (the even units, or the odd ones), as T vectors.
   template <class U, int Odd, size_t... I>
   static V units(V a, V b, std::index_sequence<I...>) {
