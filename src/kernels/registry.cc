@@ -87,6 +87,8 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
 template <class Rule, class L>
 struct ArgKernels {
   using Raw = typename Rule::Raw;
+  static constexpr Direction kDirection = Rule::kDirection;
+  static constexpr bool kLast = Rule::kLast;
   using Rows = RowScan<L, Rule, true>;
   using Columns = ColumnScan<L, Rule, true>;
   using Short = ShortRows<Columns>;
@@ -103,6 +105,14 @@ struct ArgKernels {
                                                   Rule::kLast, reinterpret_cast<uint8_t*>(b), index);
         if (done == n) return;
         in += done * length, b += done, index += done, n -= done;
+      }
+    }
+    using Grouped = RowGroupMax<ArgKernels>;
+    if constexpr (Grouped::kArgTakes) {
+      if (starts_fresh<true>(first) && Grouped::arg_applies(length)) {
+        const int64_t done = Grouped::arg_run(in, n, length, b, index);
+        if (done == n) return;
+        in += done * length, b += done, index += done, n -= done;  // from a group with a NaN on
       }
     }
     if (Short::applies(n, length)) return Short::run(in, n, length, 1, first, b, index);

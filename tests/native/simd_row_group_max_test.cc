@@ -1,5 +1,5 @@
-// ReduceMax over rows of a few dozen floats by groups of N rows folded by halving
-// (kernels/row_group_max.h), through the kernel set's row entry, against the trivial loop: lengths
+// ReduceMax (and float ArgMax) over rows of a few dozen values by groups of N rows folded by
+// halving (kernels/row_group_max.h), through the kernel set's row entry, against the trivial loop: lengths
 // around both ends of the path's range (the lengths it does not take check the paths they do
 // take), row counts around the group of N, groups it must hand back (a NaN, +inf beside -inf, a
 // zero maximum of either sign) amid groups it keeps, and carried states: NaN, zeros, values above
@@ -71,7 +71,53 @@ void group_max_checks() {
       }
 }
 
+// ArgMax (first index) from index 0, as Execution calls it, over the same kinds of rows.
+template <DType D>
+void group_arg_checks() {
+  using R = RawOf<D>;
+  constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 104729);
+  const ox::KernelSet k = kernels(PlanKind::ArgMax, D, false);
+  std::vector<int64_t> lengths;
+  for (int64_t v : {int64_t{12}, int64_t{13}, int64_t{20}, int64_t{32}, int64_t{33}})
+    for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{1}}) lengths.push_back(v * lanes + d);
+  for (int64_t length : lengths)
+    for (int64_t rows : {lanes - 1, lanes, lanes + 1, 3 * lanes + 1, int64_t{37}})
+      for (int variant = 0; variant < 5; ++variant) {
+        INFO(name(D) << " ArgMax, " << rows << " rows of " << length << ", variant " << variant);
+        const int offset = static_cast<int>(rng() % 4);
+        Shifted<R> buf(rows * length, offset);
+        const Mix mix = variant == 1 ? Mix::Specials : variant == 4 ? Mix::Ties : Mix::Wide;
+        for (int64_t i = 0; i < rows * length; ++i) buf.data[i] = random_value<D>(rng, mix);
+        for (int64_t r = 0; r < rows; ++r) {
+          R* row = buf.data + r * length;
+          if constexpr (has_nan<D>())
+            if (variant == 2 && r % 5 == 3) row[rng() % static_cast<uint64_t>(length)] = nans<D>()[rng() % nans<D>().size()];
+          if (variant == 3 && rng() % 2) {  // the maximum a zero, both signs: the first zero wins
+            for (int64_t j = 0; j < length; ++j) row[j] = rng() % 3 ? -std::abs(row[j]) : R(rng() % 2 ? -0.0 : 0.0);
+            row[rng() % static_cast<uint64_t>(length)] = R(-0.0);
+            row[rng() % static_cast<uint64_t>(length)] = R(0.0);
+          }
+        }
+        std::vector<R> best(static_cast<size_t>(rows));
+        std::vector<int32_t> index(static_cast<size_t>(rows), -7);
+        k.rows(buf.data, rows, length, 0, best.data(), index.data());
+        for (int64_t r = 0; r < rows; ++r) {
+          INFO("row " << r);
+          const R* row = buf.data + r * length;
+          const int64_t want = trivial_arg<D>(row, length, true, false);
+          CHECK(index[static_cast<size_t>(r)] == want);
+          CHECK(same_bits(best[static_cast<size_t>(r)], row[want]));
+        }
+      }
+}
+
 }  // namespace
+
+TEMPLATE_TEST_CASE("ArgMax over rows of a few dozen floats by groups of rows matches the trivial loop",
+                   "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>) {
+  group_arg_checks<TestType::dtype>();
+}
 
 TEMPLATE_TEST_CASE("ReduceMax over rows of a few dozen values by groups of rows matches the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
