@@ -1,4 +1,4 @@
-// ReduceMax (and float ArgMax) over rows of a few dozen values by groups of N rows folded by
+// ReduceMax and ArgMax over rows of a few dozen values by groups of N rows folded by
 // halving (kernels/row_group_max.h), through the kernel set's row entry, against the trivial loop: lengths
 // around both ends of the path's range (the lengths it does not take check the paths they do
 // take), row counts around the group of N, groups it must hand back (a NaN, +inf beside -inf, a
@@ -114,8 +114,9 @@ void group_arg_checks() {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("ArgMax over rows of a few dozen floats by groups of rows matches the trivial loop",
-                   "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>) {
+TEMPLATE_TEST_CASE("ArgMax over rows of a few dozen values by groups of rows matches the trivial loop",
+                   "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
+                   simdtest::Tag<ox::DType::Int32>) {
   group_arg_checks<TestType::dtype>();
 }
 
