@@ -59,12 +59,13 @@ struct RowGroupMax {
   // best[k] and index[k]. Stops before a group with a NaN (or +inf beside -inf); -0 == +0 here.
   // The types above, the first-index rule only (size: ArgMin and select_last_index stay with the
   // row kernel). Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds) up
-  // to 32 vectors, by measurement (kernel µs per 256 KiB in cache, before -> after): float32 rows
-  // of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3; float64 rows of 32 22.9 -> 14.8,
-  // of 64 14.7 -> 11.1; int32 rows of 64 22.4 -> 13.7, of 80 16.5 -> 11.5, of 128 11.6 -> 10.1;
-  // at 64 vectors 4-6% slower (float32 rows of 256, float64 of 128).
+  // to 48 vectors, by measurement (kernel µs per 256 KiB in cache, before -> after): float32 rows
+  // of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of 192 10.4 -> 9.1; float64 rows
+  // of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96 10.4 -> 8.9; int32 rows of
+  // 64 22.4 -> 13.7, of 80 16.5 -> 11.5, of 128 11.6 -> 10.1; at 64 vectors 4-6% slower (float32
+  // rows of 256, float64 of 128).
   static constexpr bool kArgTakes = kTakes && Set::kDirection == Direction::Max && !Set::kLast;
-  static bool arg_applies(int64_t length) { return length > Set::Short::kMaxLength && length <= 32 * kN; }
+  static bool arg_applies(int64_t length) { return length > Set::Short::kMaxLength && length <= 48 * kN; }
   static int64_t arg_run(const Raw* x, int64_t n, int64_t length, Raw* best, int32_t* index) {
     const ptrdiff_t len = static_cast<ptrdiff_t>(length);
     const int64_t groups = n / kN;

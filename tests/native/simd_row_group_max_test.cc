@@ -79,7 +79,7 @@ void group_arg_checks() {
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 104729);
   const ox::KernelSet k = kernels(PlanKind::ArgMax, D, false);
   std::vector<int64_t> lengths;
-  for (int64_t v : {int64_t{12}, int64_t{13}, int64_t{20}, int64_t{32}, int64_t{33}})
+  for (int64_t v : {int64_t{12}, int64_t{13}, int64_t{20}, int64_t{48}, int64_t{49}})
     for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{1}}) lengths.push_back(v * lanes + d);
   for (int64_t length : lengths)
     for (int64_t rows : {lanes - 1, lanes, lanes + 1, 3 * lanes + 1, int64_t{37}})
