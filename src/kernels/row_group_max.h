@@ -66,14 +66,19 @@ struct RowGroupMax {
   // rows of 256, float64 of 128).
   static constexpr bool kArgTakes = kTakes && Set::kDirection == Direction::Max && !Set::kLast;
   static bool arg_applies(int64_t length) { return length > Set::Short::kMaxLength && length <= 48 * kN; }
+  // The next group's pass is issued before this group's finds, so their branches (one
+  // mispredicted per row, where winners fall at random) do not hold up its loads: on rows in
+  // memory, float32 [13108, 80] 353 -> 293 us; in cache, rows of 80 14.5 -> 12.5 per 256 KiB.
   static int64_t arg_run(const Raw* x, int64_t n, int64_t length, Raw* best, int32_t* index) {
     const ptrdiff_t len = static_cast<ptrdiff_t>(length);
     const int64_t groups = n / kN;
+    V e[kN];
+    bool exact = groups > 0 && lane_maxima(x, len, e);
     for (int64_t g = 0; g < groups; ++g) {
       const Raw* row = x + g * kN * len;
-      V e[kN];
-      if (!lane_maxima(row, len, e)) return g * kN;
+      if (!exact) return g * kN;
       const V m = RowHalving<Raw>::template halve<kN>(e);
+      if (g + 1 < groups) exact = lane_maxima(row + kN * len, len, e);
       for (int r = 0; r < kN; ++r, row += len) {
         const V mr = simd::splat(static_cast<Raw>(m[r]));
         const ptrdiff_t j = Rows::find(row, len, [mr](V v) { return v == mr; });
