@@ -1,6 +1,7 @@
-// ReduceMax over rows of a few dozen float32, float64 or int32 values ([N, 64] over the last
-// axis): the row kernel (RowScan::run) pays a block's fixed work per row (marks, a settle: the
-// fold, a compare) that so short a row does not amortize. Here each of N rows (N lanes) is
+// ReduceMax and ArgMax over rows of a few dozen float32, float64 or int32 values ([N, 64] over
+// the last axis; a detector's [8400, 80] class scores): the row kernel (RowScan::run) pays a
+// block's fixed work per row (marks, a settle: the fold, a compare) that so short a row does not
+// amortize. Here each of N rows (N lanes) is
 // reduced lane-wise as RowScan's pass does (its Summary: a pmax / max and, for floats, a NaN
 // detector), and the N lane-wise extremes fold into one vector of the N rows' maxima by halving
 // (row_halving.h), merged into the states as one vector. It stops before a group whose maxima it

@@ -5,7 +5,9 @@
 // 8-byte load would pass the end, the type's extremes, ties everywhere and rows of one value.
 #include <catch2/catch.hpp>
 
-#include "simd_support.h"
+#include <algorithm>
+
+#include "row_checks.h"
 
 using namespace simdtest;
 using ox::PlanKind;
@@ -39,16 +41,7 @@ void arg_halving_checks(PlanKind kind, bool last) {
             const auto s = specials<D>();
             buf.data[r * length + (r % 2 ? length - 1 : 0)] = s[static_cast<size_t>(r) % s.size()];
           }
-        std::vector<R> best(static_cast<size_t>(rows));
-        std::vector<int32_t> index(static_cast<size_t>(rows), -7);
-        k.rows(buf.data, rows, length, 0, best.data(), index.data());
-        for (int64_t r = 0; r < rows; ++r) {
-          INFO("row " << r);
-          const R* row = buf.data + r * length;
-          const int64_t want = trivial_arg<D>(row, length, max, last);
-          CHECK(index[static_cast<size_t>(r)] == want);
-          CHECK(same_bits(best[static_cast<size_t>(r)], row[want]));
-        }
+        check_fresh_arg_rows<D>(k, buf.data, rows, length, max, last);
       }
 }
 

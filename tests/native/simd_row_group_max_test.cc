@@ -6,9 +6,7 @@
 // and below the rows' maxima.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-
-#include "simd_support.h"
+#include "row_checks.h"
 
 using namespace simdtest;
 using ox::PlanKind;
@@ -49,7 +47,7 @@ void group_max_checks() {
             }
         }
         // The state each row continues: the starting value, a value of the mix, a zero or a NaN.
-        std::vector<R> acc(static_cast<size_t>(rows)), start;
+        std::vector<R> acc(static_cast<size_t>(rows));
         k.fill_start(acc.data(), rows);
         for (int64_t r = 0; r < rows; ++r) {
           R& a = acc[static_cast<size_t>(r)];
@@ -59,15 +57,7 @@ void group_max_checks() {
           if constexpr (has_nan<D>())
             if (pick == 4 && rng() % 4 == 0) a = nans<D>()[0];
         }
-        start = acc;
-        k.rows(buf.data, rows, length, 0, acc.data(), nullptr);
-        for (int64_t r = 0; r < rows; ++r) {
-          INFO("row " << r);
-          std::vector<R> with_state(static_cast<size_t>(length + 1));
-          with_state[0] = start[static_cast<size_t>(r)];
-          std::copy(buf.data + r * length, buf.data + (r + 1) * length, with_state.begin() + 1);
-          CHECK(same_bits(acc[static_cast<size_t>(r)], trivial_max<D>(with_state.data(), length + 1)));
-        }
+        check_max_rows<D>(k, buf.data, rows, length, acc);
       }
 }
 
@@ -99,16 +89,7 @@ void group_arg_checks() {
             row[rng() % static_cast<uint64_t>(length)] = R(0.0);
           }
         }
-        std::vector<R> best(static_cast<size_t>(rows));
-        std::vector<int32_t> index(static_cast<size_t>(rows), -7);
-        k.rows(buf.data, rows, length, 0, best.data(), index.data());
-        for (int64_t r = 0; r < rows; ++r) {
-          INFO("row " << r);
-          const R* row = buf.data + r * length;
-          const int64_t want = trivial_arg<D>(row, length, true, false);
-          CHECK(index[static_cast<size_t>(r)] == want);
-          CHECK(same_bits(best[static_cast<size_t>(r)], row[want]));
-        }
+        check_fresh_arg_rows<D>(k, buf.data, rows, length, true, false);
       }
 }
 

@@ -5,9 +5,7 @@
 // and ties, and a carried state above or below each row's maximum.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-
-#include "simd_support.h"
+#include "row_checks.h"
 
 using namespace simdtest;
 using ox::PlanKind;
@@ -44,19 +42,11 @@ void halving_checks() {
         Shifted<R> buf(rows * length, offset);
         for (int64_t i = 0; i < rows * length; ++i) buf.data[i] = row_value<D>(rng, mix, negative);
         // The state each row continues: the starting value, or a value of the same mix.
-        std::vector<R> acc(static_cast<size_t>(rows)), start(acc.size());
+        std::vector<R> acc(static_cast<size_t>(rows));
         k.fill_start(acc.data(), rows);
         for (int64_t r = 0; r < rows; ++r)
           if (rng() % 2) acc[static_cast<size_t>(r)] = row_value<D>(rng, mix, negative);
-        start = acc;
-        k.rows(buf.data, rows, length, 0, acc.data(), nullptr);
-        for (int64_t r = 0; r < rows; ++r) {
-          INFO("row " << r);
-          std::vector<R> with_state(static_cast<size_t>(length + 1));
-          with_state[0] = start[static_cast<size_t>(r)];
-          std::copy(buf.data + r * length, buf.data + (r + 1) * length, with_state.begin() + 1);
-          CHECK(same_bits(acc[static_cast<size_t>(r)], trivial_max<D>(with_state.data(), length + 1)));
-        }
+        check_max_rows<D>(k, buf.data, rows, length, acc);
       }
 }
 

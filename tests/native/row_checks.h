@@ -1,0 +1,44 @@
+// A kernel set's row entry against the trivial loops, as the SIMD row suites check it.
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "simd_support.h"
+
+namespace simdtest {
+
+// ReduceMax: k.rows over `rows` rows of `length` at x, continuing the states in acc (updated in
+// place); each state must come out as trivial_max of itself followed by its row.
+template <DType D>
+void check_max_rows(const ox::KernelSet& k, const RawOf<D>* x, int64_t rows, int64_t length, std::vector<RawOf<D>>& acc) {
+  const std::vector<RawOf<D>> start = acc;
+  k.rows(x, rows, length, 0, acc.data(), nullptr);
+  for (int64_t r = 0; r < rows; ++r) {
+    INFO("row " << r);
+    std::vector<RawOf<D>> with_state(static_cast<size_t>(length + 1));
+    with_state[0] = start[static_cast<size_t>(r)];
+    std::copy(x + r * length, x + (r + 1) * length, with_state.begin() + 1);
+    CHECK(same_bits(acc[static_cast<size_t>(r)], trivial_max<D>(with_state.data(), length + 1)));
+  }
+}
+
+// An arg kind from index 0 (fresh states, as Execution calls it): k.rows over `rows` rows of
+// `length` at x; each row's index must be trivial_arg's, and its value the winner's bits.
+template <DType D>
+void check_fresh_arg_rows(const ox::KernelSet& k, const RawOf<D>* x, int64_t rows, int64_t length, bool max, bool last) {
+  std::vector<RawOf<D>> best(static_cast<size_t>(rows));
+  std::vector<int32_t> index(static_cast<size_t>(rows), -7);
+  k.rows(x, rows, length, 0, best.data(), index.data());
+  for (int64_t r = 0; r < rows; ++r) {
+    INFO("row " << r);
+    const RawOf<D>* row = x + r * length;
+    const int64_t want = trivial_arg<D>(row, length, max, last);
+    CHECK(index[static_cast<size_t>(r)] == want);
+    CHECK(same_bits(best[static_cast<size_t>(r)], row[want]));
+  }
+}
+
+}  // namespace simdtest
