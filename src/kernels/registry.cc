@@ -94,15 +94,15 @@ struct ArgKernels {
   using Short = ShortRows<Columns>;
   // What ArgHalvingBytes xors into a byte for its value key: unsigned order, inverted for ArgMin.
   static constexpr uint8_t byte_key_flip() {
-    return (std::is_signed<Raw>::value ? 0x80 : 0x00) ^ (Rule::kDirection == Direction::Min ? 0xff : 0x00);
+    return (std::is_signed<Raw>::value ? 0x80 : 0x00) ^ (kDirection == Direction::Min ? 0xff : 0x00);
   }
   static void rows(const void* x, int64_t n, int64_t length, int64_t first, void* best, int32_t* index) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* b = static_cast<Raw*>(best);
     if constexpr (sizeof(Raw) == 1) {
       if (starts_fresh<true>(first)) {
-        const int64_t done = ArgHalvingBytes::run(reinterpret_cast<const uint8_t*>(in), n, length, byte_key_flip(),
-                                                  Rule::kLast, reinterpret_cast<uint8_t*>(b), index);
+        const int64_t done = ArgHalvingBytes::run(reinterpret_cast<const uint8_t*>(in), n, length, byte_key_flip(), kLast,
+                                                  reinterpret_cast<uint8_t*>(b), index);
         if (done == n) return;
         in += done * length, b += done, index += done, n -= done;
       }
