@@ -1,13 +1,22 @@
 // Small helpers to time a function and to print a comparison line.
 
+// V8 first runs wasm code compiled by its baseline compiler and swaps in optimized code, compiled
+// in the background, once a function is hot: on a 2-core machine that took most of a second, and
+// calls before it were 2-5x slower (a [4, 32000] ArgMax 65-140 µs instead of 25). So the first
+// timing warms up for 1.5 s and later ones (other kernels) for 0.3 s, and the medians show the
+// speed of a running application.
+let firstTiming = true;
+
 /**
  * Median time per call in microseconds: `fn` runs in batches of at least ~2 ms (so one sample is
- * not just timer noise for a fast call), after a warm-up that lets the JIT settle.
+ * not just timer noise for a fast call), after a warm-up that lets the JIT settle (above).
  */
 export function timeMicros(fn, samples = 15) {
   const now = () => Number(process.hrtime.bigint()) / 1000;
+  const warmUpMs = firstTiming ? 1500 : 300;
+  firstTiming = false;
   let batch = 1;
-  for (let start = now(); now() - start < 50; ) {
+  for (let start = now(); now() - start < warmUpMs * 1000; ) {
     const t0 = now();
     for (let i = 0; i < batch; i += 1) fn();
     if (now() - t0 < 2000) batch *= 2;
