@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/small_code.h"
 #include "kernels/traits.h"
 
 namespace ox {

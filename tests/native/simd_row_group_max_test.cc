@@ -13,16 +13,30 @@ using ox::PlanKind;
 
 namespace {
 
+// Rows of v vectors of `lanes` elements, and one element shorter and longer, for each v.
+std::vector<int64_t> lengths_around(int64_t lanes, std::initializer_list<int64_t> vectors) {
+  std::vector<int64_t> lengths;
+  for (int64_t v : vectors)
+    for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{1}}) lengths.push_back(v * lanes + d);
+  return lengths;
+}
+
+// A row made non-positive with zeros of both signs: its maximum is a zero whose bits depend on
+// which zero comes first.
+template <class R>
+void zero_maximum(std::mt19937_64& rng, R* row, int64_t length) {
+  for (int64_t j = 0; j < length; ++j) row[j] = rng() % 3 ? -std::abs(row[j]) : R(rng() % 2 ? -0.0 : 0.0);
+  row[rng() % static_cast<uint64_t>(length)] = R(-0.0);
+  row[rng() % static_cast<uint64_t>(length)] = R(0.0);
+}
+
 template <DType D>
 void group_max_checks() {
   using R = RawOf<D>;
   constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
   const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
-  std::vector<int64_t> lengths;
-  for (int64_t v : {int64_t{6}, int64_t{7}, int64_t{13}, int64_t{32}, int64_t{64}, int64_t{65}})
-    for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{1}}) lengths.push_back(v * lanes + d);
-  for (int64_t length : lengths)
+  for (int64_t length : lengths_around(lanes, {6, 7, 13, 32, 64, 65}))
     for (int64_t rows : {lanes - 1, lanes, lanes + 1, 3 * lanes + 1, int64_t{37}})
       for (int variant = 0; variant < 5; ++variant) {
         INFO(name(D) << " " << rows << " rows of " << length << ", variant " << variant);
@@ -38,13 +52,8 @@ void group_max_checks() {
             odd[rng() % static_cast<uint64_t>(length)] = n[rng() % n.size()];
           }
           if (variant == 3)  // rows whose maximum is a zero, both signs present: that one, and about a third
-            for (int64_t r = 0; r < rows; ++r) {
-              if (r != odd_row && rng() % 3) continue;
-              R* row = buf.data + r * length;
-              for (int64_t j = 0; j < length; ++j) row[j] = rng() % 3 ? -std::abs(row[j]) : R(rng() % 2 ? -0.0 : 0.0);
-              row[rng() % static_cast<uint64_t>(length)] = R(-0.0);
-              row[rng() % static_cast<uint64_t>(length)] = R(0.0);
-            }
+            for (int64_t r = 0; r < rows; ++r)
+              if (r == odd_row || rng() % 3 == 0) zero_maximum(rng, buf.data + r * length, length);
         }
         // The state each row continues: the starting value, a value of the mix, a zero or a NaN.
         std::vector<R> acc(static_cast<size_t>(rows));
@@ -68,10 +77,7 @@ void group_arg_checks() {
   constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 104729);
   const ox::KernelSet k = kernels(PlanKind::ArgMax, D, false);
-  std::vector<int64_t> lengths;
-  for (int64_t v : {int64_t{12}, int64_t{13}, int64_t{20}, int64_t{48}, int64_t{49}})
-    for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{1}}) lengths.push_back(v * lanes + d);
-  for (int64_t length : lengths)
+  for (int64_t length : lengths_around(lanes, {12, 13, 20, 48, 49}))
     for (int64_t rows : {lanes - 1, lanes, lanes + 1, 3 * lanes + 1, int64_t{37}})
       for (int variant = 0; variant < 5; ++variant) {
         INFO(name(D) << " ArgMax, " << rows << " rows of " << length << ", variant " << variant);
@@ -83,11 +89,7 @@ void group_arg_checks() {
           R* row = buf.data + r * length;
           if constexpr (has_nan<D>())
             if (variant == 2 && r % 5 == 3) row[rng() % static_cast<uint64_t>(length)] = nans<D>()[rng() % nans<D>().size()];
-          if (variant == 3 && rng() % 2) {  // the maximum a zero, both signs: the first zero wins
-            for (int64_t j = 0; j < length; ++j) row[j] = rng() % 3 ? -std::abs(row[j]) : R(rng() % 2 ? -0.0 : 0.0);
-            row[rng() % static_cast<uint64_t>(length)] = R(-0.0);
-            row[rng() % static_cast<uint64_t>(length)] = R(0.0);
-          }
+          if (variant == 3 && rng() % 2) zero_maximum(rng, row, length);  // the first zero wins
         }
         check_fresh_arg_rows<D>(k, buf.data, rows, length, true, false);
       }
