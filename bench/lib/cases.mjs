@@ -79,12 +79,15 @@ const SWEEP_LAYOUTS = [
   // Class scores of a detector's boxes ([8400, 80] in YOLO): rows of a few dozen elements.
   { name: 'argmax_rows80', op: 'ArgMax', dims: (n) => [n / 80, 80], attrs: { axis: -1 } },
   { name: 'argmax_mid3', op: 'ArgMax', dims: (n) => [n / 768, 256, 3], attrs: { axis: 1 } },
+  // A middle axis over 5 columns: widths the short-row transposition gathers lane by lane.
+  { name: 'argmax_mid5', op: 'ArgMax', dims: (n) => [n / 1280, 256, 5], attrs: { axis: 1 } },
   { name: 'argmax_mid64', op: 'ArgMax', dims: (n) => [n / 4096, 64, 64], attrs: { axis: 1 } },
   { name: 'argmax_cols7', op: 'ArgMax', dims: (n) => [n / 8, 7], attrs: { axis: 0 } },
   { name: 'argmax_axis0', op: 'ArgMax', dims: (n) => [n / 1024, 1024], attrs: { axis: 0 } },
   { name: 'reducemax_rows', op: 'ReduceMax', dims: (n) => [n / 1024, 1024], axes: [-1] },
   { name: 'reducemax_rows7', op: 'ReduceMax', dims: (n) => [n / 8, 7], axes: [-1] },
   { name: 'reducemax_mid3', op: 'ReduceMax', dims: (n) => [n / 768, 256, 3], axes: [1] },
+  { name: 'reducemax_mid5', op: 'ReduceMax', dims: (n) => [n / 1280, 256, 5], axes: [1] },
   { name: 'reducemax_axis0', op: 'ReduceMax', dims: (n) => [n / 1024, 1024], axes: [0] },
   { name: 'reducemax_outer_inner', op: 'ReduceMax', dims: (n) => [16, n / 1024, 64], axes: [0, 2] },
   { name: 'reducemax_all', op: 'ReduceMax', dims: (n) => [n / 1024, 1024], axes: null },

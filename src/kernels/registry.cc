@@ -6,6 +6,7 @@
 #include "kernels/arg_halving.h"
 #include "kernels/arg_portable.h"
 #include "kernels/arg_rows_simd.h"
+#include "kernels/byte_slices_max.h"
 #include "kernels/interleaved_max.h"
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
@@ -75,6 +76,10 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
   int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
   if constexpr (InterleavedMax<Set>::kTakes)
     if (InterleavedMax<Set>::applies(reduce, inner)) return InterleavedMax<Set>::run(in, n, reduce, b);
+  if constexpr (sizeof(Raw) == 1 && !Set::Columns::kTracksIndex)
+    if (ByteSlicesMax::applies(reduce, inner))
+      return ByteSlicesMax::run(reinterpret_cast<const uint8_t*>(in), n, reduce, inner,
+                                std::is_signed<Raw>::value ? 0x80 : 0x00, reinterpret_cast<uint8_t*>(b));
   static constexpr NarrowColumnKernels narrow = narrow_kernels_of<Set, Rule>();
   const int64_t p = narrow_virtual_width(narrow, reduce, inner, inner);
   if (SlicesAsRows<Set>::applies(reduce, inner, p ? reduce * inner / p : 0))

@@ -99,6 +99,17 @@ inline uint64_t byte_mask(M m0, M m1, M m2, M m3) {
   return byte_mask(m0) | uint64_t{byte_mask(m1)} << 16 | uint64_t{byte_mask(m2)} << 32 | uint64_t{byte_mask(m3)} << 48;
 }
 
+// Byte i of v at index[i], 0 where index[i] >= 16 (as unsigned): one i8x16.swizzle (pshufb).
+inline Vec<uint8_t> swizzle(Vec<uint8_t> v, Vec<uint8_t> index) {
+#if defined(__wasm_simd128__)
+  return bits<Vec<uint8_t>>(wasm_i8x16_swizzle(bits<v128_t>(v), bits<v128_t>(index)));
+#else
+  Vec<uint8_t> out{};
+  for (int i = 0; i < kBytes; ++i) out[i] = index[i] < kBytes ? v[index[i]] : 0;
+  return out;
+#endif
+}
+
 // Hides how v was computed from the optimizer. Where a max and a compare of the same values
 // meet, clang rewrites the max as a select on the compare: one v128.bitselect, which V8 emits
 // as three x86 instructions, instead of one pmax/pmaxsw.
