@@ -7,6 +7,7 @@
 #include "kernels/arg_portable.h"
 #include "kernels/arg_rows_simd.h"
 #include "kernels/byte_slices_max.h"
+#include "kernels/half_slices_max.h"
 #include "kernels/interleaved_max.h"
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
@@ -80,6 +81,17 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
     if (ByteSlicesMax::applies(reduce, inner))
       return ByteSlicesMax::run(reinterpret_cast<const uint8_t*>(in), n, reduce, inner,
                                 std::is_signed<Raw>::value ? 0x80 : 0x00, reinterpret_cast<uint8_t*>(b));
+  if constexpr (sizeof(Raw) == 2 && !Set::Columns::kTracksIndex) {  // ReduceMax: float16, bfloat16
+    if (HalfSlicesMax::applies(reduce, inner)) {
+      // A slice it cannot vouch for (a NaN, a zero maximum) goes through the column entry.
+      const uint16_t inf = Rule::ValueTraits::highest();
+      for (int64_t k = 0; k < n; ++k) {
+        k += HalfSlicesMax::run(in + k * reduce * inner, n - k, reduce, inner, inf, b + k * inner);
+        if (k < n) Set::columns(in + k * reduce * inner, reduce, inner, inner, 0, b + k * inner, nullptr);
+      }
+      return;
+    }
+  }
   static constexpr NarrowColumnKernels narrow = narrow_kernels_of<Set, Rule>();
   const int64_t p = narrow_virtual_width(narrow, reduce, inner, inner);
   if (SlicesAsRows<Set>::applies(reduce, inner, p ? reduce * inner / p : 0))

@@ -1,0 +1,104 @@
+// ReduceMax over slices of [reduce, inner] float16 / bfloat16 narrower than a vector (kernels/
+// half_slices_max.cc: 8 rows read as one virtual row of `inner` vectors, three lane-wise extremes
+// of the raw bits folded by halving), through the kernel set's slice entry as Execution calls it,
+// against the trivial loop: every inner from 2 to 9 and reduce lengths around the thresholds of
+// HalfSlicesMax::applies and its 16 KiB limit (the shapes it does not take check the paths they
+// do take); a NaN of each payload at every position of a slice (the slice goes another way, and
+// the first NaN's bits win); zeros of both signs among negatives (a zero maximum takes the first
+// zero's bits), columns wholly negative, infinities of both signs; and states carried in,
+// NaN states among them.
+#include <catch2/catch.hpp>
+
+#include "kernels/half_slices_max.h"
+#include "simd_support.h"
+
+using namespace simdtest;
+using ox::PlanKind;
+
+namespace {
+
+// `slices` slices of [reduce, inner] at x through k.slices, from the states in `start`; each
+// state must come out as the trivial maximum of itself followed by its column, bit for bit.
+template <DType D>
+void check_slices(const RawOf<D>* x, int64_t slices, int64_t reduce, int64_t inner, const std::vector<RawOf<D>>& start) {
+  const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
+  std::vector<RawOf<D>> best = start;
+  k.slices(x, slices, reduce, inner, best.data(), nullptr);
+  for (int64_t s = 0; s < slices; ++s)
+    for (int64_t c = 0; c < inner; ++c) {
+      std::vector<RawOf<D>> column(static_cast<size_t>(reduce + 1));
+      column[0] = start[static_cast<size_t>(s * inner + c)];
+      for (int64_t r = 0; r < reduce; ++r) column[static_cast<size_t>(r + 1)] = x[(s * reduce + r) * inner + c];
+      const RawOf<D> want = trivial_max<D>(column.data(), reduce + 1), got = best[static_cast<size_t>(s * inner + c)];
+      INFO("slice " << s << " column " << c << ": " << bits_text(got) << ", want " << bits_text(want));
+      CHECK(same_bits(got, want));
+    }
+}
+
+// The starting value, or states a block before this one left: random values, a NaN now and then.
+template <DType D>
+std::vector<RawOf<D>> start_states(int64_t count, bool carried, std::mt19937_64& rng) {
+  std::vector<RawOf<D>> start(static_cast<size_t>(count));
+  kernels(PlanKind::ReduceMax, D, false).fill_start(start.data(), count);
+  if (carried)
+    for (auto& s : start) s = rng() % 8 == 0 ? nans<D>()[rng() % nans<D>().size()] : random_value<D>(rng, Mix::Specials);
+  return start;
+}
+
+template <DType D>
+void half_slices_checks() {
+  using R = RawOf<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 6007);
+  for (int64_t inner = 2; inner <= 9; ++inner) {
+    const int64_t widest = 8 * 1024 / inner;  // the longest slice the path takes
+    for (int64_t reduce : {int64_t{7}, int64_t{8}, int64_t{9}, int64_t{31}, int64_t{32}, int64_t{33}, int64_t{63},
+                           int64_t{64}, int64_t{65}, int64_t{256}, int64_t{259}, widest, widest + 1})
+      for (int64_t slices : {int64_t{1}, int64_t{3}})
+        for (Mix mix : {Mix::Ties, Mix::Specials, Mix::Wide}) {
+          const bool carried = mix != Mix::Wide;
+          INFO(name(D) << " " << slices << " slices of [" << reduce << ", " << inner << "], mix " << int(mix)
+                       << (carried ? ", states carried in" : "") << ", taken by HalfSlicesMax: "
+                       << ox::HalfSlicesMax::applies(reduce, inner));
+          Shifted<R> buf(slices * reduce * inner, static_cast<int>(rng() % 8));
+          for (int64_t i = 0; i < slices * reduce * inner; ++i) buf.data[i] = random_value<D>(rng, mix);
+          check_slices<D>(buf.data, slices, reduce, inner, start_states<D>(slices * inner, carried, rng));
+        }
+  }
+  // A NaN at every position of the middle one of three slices (each payload in turn, sometimes a
+  // second one later), the slices around it taken by the path.
+  const auto payloads = nans<D>();
+  size_t payload = 0;
+  for (int64_t inner : {int64_t{3}, int64_t{5}, int64_t{7}})
+    for (int64_t p = 0; p < 64 * inner; ++p) {
+      const int64_t reduce = 64, span = reduce * inner;
+      std::vector<R> x(static_cast<size_t>(3 * span));
+      for (auto& e : x) e = random_value<D>(rng, Mix::Wide);
+      x[static_cast<size_t>(span + p)] = payloads[payload++ % payloads.size()];
+      if (p % 3 == 0) x[static_cast<size_t>(span + (p * 5 + 11) % span)] = payloads[payload++ % payloads.size()];
+      INFO(name(D) << " [3, 64, " << inner << "], a NaN at element " << p << " of slice 1");
+      check_slices<D>(x.data(), 3, reduce, inner, start_states<D>(3 * inner, false, rng));
+    }
+  // Zeros of both signs among negatives (the maximum a zero: the first zero's bits), negatives
+  // only (the least magnitude), and infinities of both signs among numbers.
+  for (int64_t inner : {int64_t{3}, int64_t{4}, int64_t{6}})
+    for (int rep = 0; rep < 40; ++rep)
+      for (int pool = 0; pool < 3; ++pool) {
+        const int64_t reduce = 64 + static_cast<int64_t>(rng() % 70), span = reduce * inner;
+        std::vector<R> x(static_cast<size_t>(2 * span));
+        for (auto& e : x) {
+          const uint64_t u = rng() % 6;
+          if (pool == 0) e = u == 0 ? from_double<D>(-0.0) : u == 1 ? from_double<D>(0.0) : from_double<D>(-1.0 - double(u));
+          if (pool == 1) e = from_double<D>(-0.5 - double(rng() % 1000));
+          if (pool == 2) e = u == 0 ? from_double<D>(INFINITY) : u == 1 ? from_double<D>(-INFINITY) : from_double<D>(double(u) - 3.0);
+        }
+        INFO(name(D) << " pool " << pool << ", 2 slices of [" << reduce << ", " << inner << "]");
+        check_slices<D>(x.data(), 2, reduce, inner, start_states<D>(2 * inner, rep % 2 == 1, rng));
+      }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("ReduceMax over float16 / bfloat16 slices narrower than a vector folds 8-row virtual rows and matches the trivial loop",
+                   "[simd][columns][half-slices]", simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
+  half_slices_checks<TestType::dtype>();
+}
