@@ -1,15 +1,15 @@
-// ReduceMax over slices of [reduce, inner] float16 / bfloat16 narrower than a vector (kernels/
-// half_slices_max.cc: 8 rows read as one virtual row of `inner` vectors, three lane-wise extremes
-// of the raw bits folded by halving), through the kernel set's slice entry as Execution calls it,
-// against the trivial loop: every inner from 2 to 9 and reduce lengths around the thresholds of
-// HalfSlicesMax::applies and its 16 KiB limit (the shapes it does not take check the paths they
-// do take); a NaN of each payload at every position of a slice (the slice goes another way, and
-// the first NaN's bits win); zeros of both signs among negatives (a zero maximum takes the first
-// zero's bits), columns wholly negative, infinities of both signs; and states carried in,
-// NaN states among them.
+// ReduceMax over float slices of [reduce, inner] with a few columns, through the kernel set's
+// slice entry as Execution calls it, against the trivial loop. float16 / bfloat16 slices narrower
+// than a vector take kernels/half_slices_max.cc (8 rows read as one virtual row of `inner`
+// vectors, three lane-wise extremes of the raw bits folded by halving); float32 / float64 (and
+// the shapes HalfSlicesMax does not take) check the paths they take on the same shapes: the narrow
+// path's virtual rows, InterleavedMax's rows of three, SlicesAsRows. Every inner from 2 to 17 and
+// reduce lengths around a virtual row, the thresholds and a 16 KiB slice; a NaN of each payload
+// at every position of a slice (the first NaN's bits win); zeros of both signs among negatives (a
+// zero maximum takes the first zero's bits), columns wholly negative, infinities of both signs;
+// and states carried in, NaN states among them.
 #include <catch2/catch.hpp>
 
-#include "kernels/half_slices_max.h"
 #include "simd_support.h"
 
 using namespace simdtest;
@@ -46,19 +46,19 @@ std::vector<RawOf<D>> start_states(int64_t count, bool carried, std::mt19937_64&
 }
 
 template <DType D>
-void half_slices_checks() {
+void slices_checks() {
   using R = RawOf<D>;
+  constexpr int64_t rows = 16 / static_cast<int64_t>(sizeof(R));  // a virtual row
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 6007);
-  for (int64_t inner = 2; inner <= 9; ++inner) {
-    const int64_t widest = 8 * 1024 / inner;  // the longest slice the path takes
-    for (int64_t reduce : {int64_t{7}, int64_t{8}, int64_t{9}, int64_t{31}, int64_t{32}, int64_t{33}, int64_t{63},
-                           int64_t{64}, int64_t{65}, int64_t{256}, int64_t{259}, widest, widest + 1})
+  for (int64_t inner = 2; inner <= 17; ++inner) {
+    const int64_t widest = 16 * 1024 / (inner * static_cast<int64_t>(sizeof(R)));  // HalfSlicesMax's longest slice
+    for (int64_t reduce : {rows - 1, rows, rows + 1, 2 * rows - 1, 2 * rows, 2 * rows + 1, int64_t{31}, int64_t{32},
+                           int64_t{33}, int64_t{64}, int64_t{65}, int64_t{259}, widest, widest + 1})
       for (int64_t slices : {int64_t{1}, int64_t{3}})
         for (Mix mix : {Mix::Ties, Mix::Specials, Mix::Wide}) {
           const bool carried = mix != Mix::Wide;
           INFO(name(D) << " " << slices << " slices of [" << reduce << ", " << inner << "], mix " << int(mix)
-                       << (carried ? ", states carried in" : "") << ", taken by HalfSlicesMax: "
-                       << ox::HalfSlicesMax::applies(reduce, inner));
+                       << (carried ? ", states carried in" : ""));
           Shifted<R> buf(slices * reduce * inner, static_cast<int>(rng() % 8));
           for (int64_t i = 0; i < slices * reduce * inner; ++i) buf.data[i] = random_value<D>(rng, mix);
           check_slices<D>(buf.data, slices, reduce, inner, start_states<D>(slices * inner, carried, rng));
@@ -68,7 +68,7 @@ void half_slices_checks() {
   // second one later), the slices around it taken by the path.
   const auto payloads = nans<D>();
   size_t payload = 0;
-  for (int64_t inner : {int64_t{3}, int64_t{5}, int64_t{7}})
+  for (int64_t inner : {int64_t{3}, int64_t{5}, int64_t{7}, int64_t{12}})
     for (int64_t p = 0; p < 64 * inner; ++p) {
       const int64_t reduce = 64, span = reduce * inner;
       std::vector<R> x(static_cast<size_t>(3 * span));
@@ -80,7 +80,7 @@ void half_slices_checks() {
     }
   // Zeros of both signs among negatives (the maximum a zero: the first zero's bits), negatives
   // only (the least magnitude), and infinities of both signs among numbers.
-  for (int64_t inner : {int64_t{3}, int64_t{4}, int64_t{6}})
+  for (int64_t inner : {int64_t{3}, int64_t{4}, int64_t{6}, int64_t{9}})
     for (int rep = 0; rep < 40; ++rep)
       for (int pool = 0; pool < 3; ++pool) {
         const int64_t reduce = 64 + static_cast<int64_t>(rng() % 70), span = reduce * inner;
@@ -98,7 +98,8 @@ void half_slices_checks() {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("ReduceMax over float16 / bfloat16 slices narrower than a vector folds 8-row virtual rows and matches the trivial loop",
-                   "[simd][columns][half-slices]", simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
-  half_slices_checks<TestType::dtype>();
+TEMPLATE_TEST_CASE("ReduceMax over float slices of a few columns folds virtual rows and matches the trivial loop",
+                   "[simd][columns][float-slices]", simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>,
+                   simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>) {
+  slices_checks<TestType::dtype>();
 }
