@@ -196,11 +196,19 @@ struct SlicesAsRows {
   //     two pay that back from 16 KiB slices (float32 [N, 2048, 2] 22.3 against 22.2; uint8
   //     [N, 2048, 2] 18.1 against 11.2, [N, 8192, 2] 20.9 against 20.3), rows of three only
   //     past 256 KiB (float32 [N, 8192, 3] 17.9 against 14.9, uint8 [N, 65536, 3] even).
+  // - Rows of 4 and 8, which it splits in registers too, where the narrow path makes few virtual
+  //   rows of a slice and pays its merge for each (kernel us per 2 MiB, before -> after): rows of
+  //   4 below 128 (float16 ArgMax [N, 64, 4] 1190-1256 -> 558-562, [N, 256, 4] 946-988 -> 536-568;
+  //   int16 [N, 256, 4] 614-646 -> 419-422; uint8 [N, 256, 4] 338-347 -> 263-309), rows of 8
+  //   below 32 (uint8 [N, 64, 8] 623-655 -> 450-469; [N, 256, 8], 32 of them, 1.04-1.06x slower).
   // - Other widths the narrow path streams faster (uint8 [N, 2048, 4] 16.8 against 12.2,
-  //   [N, 2048, 5] 15 against 4.7).
+  //   [N, 2048, 5] 15 against 4.7), and below 128 virtual rows it measured level with the lane
+  //   by lane gathers here (float16 ArgMax [N, 256, 5] and [N, 256, 7] 0.74-1.04x).
   static bool applies(int64_t reduce, int64_t inner, int64_t narrow_rows) {
     if (inner < 2 || inner >= Set::Columns::kTile || reduce < kLanes) return false;
     if (!narrow_rows) return true;
+    if (inner == 4) return narrow_rows < 128;
+    if (inner == 8) return narrow_rows < 32;
     if (inner > 3) return false;
     if (!Set::Columns::kTracksIndex) return narrow_rows < 128;
     const int64_t bytes = reduce * inner * static_cast<int64_t>(sizeof(Raw));
