@@ -3,7 +3,7 @@
 // slice sits at the same bytes of every virtual row. A slice is then read straight, vector v of
 // each virtual row merged into a running lane-wise summary acc[v] (walk), and the summaries of the
 // rows a virtual row holds fold into one row by halving (fold): each column's summary over the
-// whole slice, with no transposition. For the kernels of byte_slices_max.cc.
+// whole slice, with no transposition. For ByteSlicesMax and HalfSlicesMax.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +16,11 @@ namespace virtual_rows {
 using Bytes = simd::Vec<uint8_t>;
 
 // Sum is a lane-wise summary of vectors: merge(const Sum&), and funnel(a, b, low, high), the
-// summary whose every vector is swizzle(a's, low) | swizzle(b's, high). of(Bytes) makes one.
+// summary whose every vector is funnel(a's, b's, low, high) below. of(Bytes) makes one.
+
+// a and b as one 32-byte run shifted down by k bytes (low = lanes + k, high = low - 16): byte i is
+// the run's byte i + k (swizzle lanes out of range read 0, so each swizzle gives its own part).
+inline Bytes funnel(Bytes a, Bytes b, Bytes low, Bytes high) { return simd::swizzle(a, low) | simd::swizzle(b, high); }
 
 // The virtual rows of one slice at x (stride: a virtual row's bytes, 16 w; last: the byte offset
 // of the last virtual row, which reaches back to end the slice and may overlap the one before it:
@@ -49,8 +53,6 @@ inline void fold(Sum* acc, ptrdiff_t row_bytes, ptrdiff_t rows) {
     for (ptrdiff_t j = 0, q = h / 16; 16 * j < h; ++j) acc[j].merge(Sum::funnel(acc[j + q], acc[j + q + 1], low, high));
   }
 }
-
-inline Bytes funnel(Bytes a, Bytes b, Bytes low, Bytes high) { return simd::swizzle(a, low) | simd::swizzle(b, high); }
 
 }  // namespace virtual_rows
 }  // namespace ox
