@@ -1,4 +1,5 @@
-// A kernel set's row entry against the trivial loops, as the SIMD row suites check it.
+// A kernel set's row and slice entries against the trivial loops, as the SIMD row and slice suites
+// check them.
 #pragma once
 #include <catch2/catch.hpp>
 
@@ -39,6 +40,24 @@ void check_fresh_arg_rows(const ox::KernelSet& k, const RawOf<D>* x, int64_t row
     CHECK(index[static_cast<size_t>(r)] == want);
     CHECK(same_bits(best[static_cast<size_t>(r)], row[want]));
   }
+}
+
+// ReduceMax: k.slices over `slices` slices of [reduce, inner] at x, from the states in `start`;
+// each state must come out as the trivial maximum of itself followed by its column, bit for bit.
+template <DType D>
+void check_max_slices(const RawOf<D>* x, int64_t slices, int64_t reduce, int64_t inner, const std::vector<RawOf<D>>& start) {
+  const ox::KernelSet k = kernels(ox::PlanKind::ReduceMax, D, false);
+  std::vector<RawOf<D>> best = start;
+  k.slices(x, slices, reduce, inner, best.data(), nullptr);
+  for (int64_t s = 0; s < slices; ++s)
+    for (int64_t c = 0; c < inner; ++c) {
+      std::vector<RawOf<D>> column(static_cast<size_t>(reduce + 1));
+      column[0] = start[static_cast<size_t>(s * inner + c)];
+      for (int64_t r = 0; r < reduce; ++r) column[static_cast<size_t>(r + 1)] = x[(s * reduce + r) * inner + c];
+      const RawOf<D> want = trivial_max<D>(column.data(), reduce + 1), got = best[static_cast<size_t>(s * inner + c)];
+      INFO("slice " << s << " column " << c << ": " << bits_text(got) << ", want " << bits_text(want));
+      CHECK(same_bits(got, want));
+    }
 }
 
 }  // namespace simdtest

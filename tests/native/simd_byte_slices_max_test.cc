@@ -9,29 +9,12 @@
 #include <catch2/catch.hpp>
 
 #include "kernels/byte_slices_max.h"
-#include "simd_support.h"
+#include "row_checks.h"
 
 using namespace simdtest;
 using ox::PlanKind;
 
 namespace {
-
-// `slices` slices of [reduce, inner] at x through k.slices, from the states in `start`; each
-// state must come out as the trivial maximum of itself followed by its column.
-template <DType D>
-void check_slices(const RawOf<D>* x, int64_t slices, int64_t reduce, int64_t inner, const std::vector<RawOf<D>>& start) {
-  const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
-  std::vector<RawOf<D>> best = start;
-  k.slices(x, slices, reduce, inner, best.data(), nullptr);
-  for (int64_t s = 0; s < slices; ++s)
-    for (int64_t c = 0; c < inner; ++c) {
-      std::vector<RawOf<D>> column(static_cast<size_t>(reduce + 1));
-      column[0] = start[static_cast<size_t>(s * inner + c)];
-      for (int64_t r = 0; r < reduce; ++r) column[static_cast<size_t>(r + 1)] = x[(s * reduce + r) * inner + c];
-      INFO("slice " << s << " column " << c);
-      CHECK(same_bits(best[static_cast<size_t>(s * inner + c)], trivial_max<D>(column.data(), reduce + 1)));
-    }
-}
 
 template <DType D>
 RawOf<D> random_byte(std::mt19937_64& rng, Mix mix) {
@@ -66,7 +49,7 @@ void byte_slices_checks() {
                        << ox::ByteSlicesMax::applies(reduce, inner));
           Shifted<R> buf(slices * reduce * inner, static_cast<int>(rng() % 8));
           for (int64_t i = 0; i < slices * reduce * inner; ++i) buf.data[i] = random_byte<D>(rng, mix);
-          check_slices<D>(buf.data, slices, reduce, inner, start_states<D>(slices * inner, carried, rng));
+          check_max_slices<D>(buf.data, slices, reduce, inner, start_states<D>(slices * inner, carried, rng));
         }
   }
   // One extreme among its opposites at every position of a slice: each row of each virtual row,
@@ -79,7 +62,7 @@ void byte_slices_checks() {
         std::vector<R> x(static_cast<size_t>(2 * reduce * inner), lo);
         x[static_cast<size_t>(p)] = hi;  // the first slice
         x[static_cast<size_t>(reduce * inner + (p * 7) % (reduce * inner))] = hi;  // the second, elsewhere
-        check_slices<D>(x.data(), 2, reduce, inner, start_states<D>(2 * inner, false, rng));
+        check_max_slices<D>(x.data(), 2, reduce, inner, start_states<D>(2 * inner, false, rng));
       }
 }
 

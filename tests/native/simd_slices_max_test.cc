@@ -10,30 +10,12 @@
 // and states carried in, NaN states among them.
 #include <catch2/catch.hpp>
 
-#include "simd_support.h"
+#include "row_checks.h"
 
 using namespace simdtest;
 using ox::PlanKind;
 
 namespace {
-
-// `slices` slices of [reduce, inner] at x through k.slices, from the states in `start`; each
-// state must come out as the trivial maximum of itself followed by its column, bit for bit.
-template <DType D>
-void check_slices(const RawOf<D>* x, int64_t slices, int64_t reduce, int64_t inner, const std::vector<RawOf<D>>& start) {
-  const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
-  std::vector<RawOf<D>> best = start;
-  k.slices(x, slices, reduce, inner, best.data(), nullptr);
-  for (int64_t s = 0; s < slices; ++s)
-    for (int64_t c = 0; c < inner; ++c) {
-      std::vector<RawOf<D>> column(static_cast<size_t>(reduce + 1));
-      column[0] = start[static_cast<size_t>(s * inner + c)];
-      for (int64_t r = 0; r < reduce; ++r) column[static_cast<size_t>(r + 1)] = x[(s * reduce + r) * inner + c];
-      const RawOf<D> want = trivial_max<D>(column.data(), reduce + 1), got = best[static_cast<size_t>(s * inner + c)];
-      INFO("slice " << s << " column " << c << ": " << bits_text(got) << ", want " << bits_text(want));
-      CHECK(same_bits(got, want));
-    }
-}
 
 // The starting value, or states a block before this one left: random values, a NaN now and then.
 template <DType D>
@@ -61,7 +43,7 @@ void slices_checks() {
                        << (carried ? ", states carried in" : ""));
           Shifted<R> buf(slices * reduce * inner, static_cast<int>(rng() % 8));
           for (int64_t i = 0; i < slices * reduce * inner; ++i) buf.data[i] = random_value<D>(rng, mix);
-          check_slices<D>(buf.data, slices, reduce, inner, start_states<D>(slices * inner, carried, rng));
+          check_max_slices<D>(buf.data, slices, reduce, inner, start_states<D>(slices * inner, carried, rng));
         }
   }
   // A NaN at every position of the middle one of three slices (each payload in turn, sometimes a
@@ -76,7 +58,7 @@ void slices_checks() {
       x[static_cast<size_t>(span + p)] = payloads[payload++ % payloads.size()];
       if (p % 3 == 0) x[static_cast<size_t>(span + (p * 5 + 11) % span)] = payloads[payload++ % payloads.size()];
       INFO(name(D) << " [3, 64, " << inner << "], a NaN at element " << p << " of slice 1");
-      check_slices<D>(x.data(), 3, reduce, inner, start_states<D>(3 * inner, false, rng));
+      check_max_slices<D>(x.data(), 3, reduce, inner, start_states<D>(3 * inner, false, rng));
     }
   // Zeros of both signs among negatives (the maximum a zero: the first zero's bits), negatives
   // only (the least magnitude), and infinities of both signs among numbers.
@@ -92,7 +74,7 @@ void slices_checks() {
           if (pool == 2) e = u == 0 ? from_double<D>(INFINITY) : u == 1 ? from_double<D>(-INFINITY) : from_double<D>(double(u) - 3.0);
         }
         INFO(name(D) << " pool " << pool << ", 2 slices of [" << reduce << ", " << inner << "]");
-        check_slices<D>(x.data(), 2, reduce, inner, start_states<D>(2 * inner, rep % 2 == 1, rng));
+        check_max_slices<D>(x.data(), 2, reduce, inner, start_states<D>(2 * inner, rep % 2 == 1, rng));
       }
 }
 
