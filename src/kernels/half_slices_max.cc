@@ -37,11 +37,14 @@ struct HalfExtremes {
 // By measurement against the paths before it (kernel us per 2 MiB of float16, before -> after):
 // from 32 rows for 5-7 columns ([N, 32, 5] 783 -> 601, [N, 256, 5] 912 -> 257, [N, 16, 5] 834 ->
 // 1060), from 64 for 3 and 4, which SlicesAsRows splits in registers ([N, 64, 3] 623 -> 418,
-// [N, 32, 3] 475 -> 660), never pairs ([N, 1024, 2] 252 -> 256). Up to 16 KiB a slice (in L1
-// while each vector walks it; level with the narrow path at 2048 rows of 3 and 4).
+// [N, 32, 3] 475 -> 660), never pairs ([N, 1024, 2] 252 -> 256). 9-15 columns (a tile and a
+// part) from 256 rows, where the narrow path takes over from the column kernels ([N, 256, 12]
+// 957 -> 321, [N, 512, 15] 637 -> 365; below it the column kernels' overlapping tiles win, [N,
+// 160, 15] 275 against 332, 256 KiB chunks in cache). Up to 16 KiB a slice (in L1 while each
+// vector walks it; level with the narrow path at 2048 rows of 3 and 4).
 bool HalfSlicesMax::applies(int64_t reduce, int64_t inner) {
-  if (inner < 3 || inner >= 8 || reduce * inner > 8 * 1024) return false;
-  return reduce >= (inner <= 4 ? 64 : 32);
+  if (inner < 3 || inner >= 16 || inner == 8 || reduce * inner > 8 * 1024) return false;
+  return reduce >= (inner <= 4 ? 64 : inner < 8 ? 32 : 256);
 }
 
 int64_t HalfSlicesMax::run(const uint16_t* x, int64_t count, int64_t reduce, int64_t inner, uint16_t inf,
@@ -50,18 +53,19 @@ int64_t HalfSlicesMax::run(const uint16_t* x, int64_t count, int64_t reduce, int
   const ptrdiff_t last = (static_cast<ptrdiff_t>(reduce) - 8) * w * 2;  // bytes; a virtual row: 8 rows
   const int16_t pos_inf = static_cast<int16_t>(inf);
   const uint16_t neg_inf = static_cast<uint16_t>(0x8000 | inf);
-  HalfExtremes acc[8];
+  HalfExtremes acc[16];
   acc[w] = HalfExtremes::of(Bytes{});
   for (int64_t s = 0; s < count; ++s, x += span, best += w) {
     // One vector at a time: its three extremes are three chains already (groups of 2 and 4 were
     // 15-35% slower).
     virtual_rows::walk<1>(reinterpret_cast<const uint8_t*>(x), w, 16 * w, last, acc, HalfExtremes::of);
     virtual_rows::fold(acc, 2 * w, 8);
-    uint16_t m[8];
-    for (ptrdiff_t c = 0; c < w; ++c) {
-      const int16_t p = acc[0].p[c];
-      if (p > pos_inf || acc[0].h[c] > neg_inf || p == 0) return s;  // a NaN, or a zero maximum
-      m[c] = p > 0 ? static_cast<uint16_t>(p) : acc[0].l[c];
+    uint16_t m[16];
+    for (ptrdiff_t c = 0; c < w; ++c) {  // column c: lane c % 8 of acc[c / 8]
+      const HalfExtremes& e = acc[c / 8];
+      const int16_t p = e.p[c % 8];
+      if (p > pos_inf || e.h[c % 8] > neg_inf || p == 0) return s;  // a NaN, or a zero maximum
+      m[c] = p > 0 ? static_cast<uint16_t>(p) : e.l[c % 8];
     }
     for (ptrdiff_t c = 0; c < w; ++c)
       if ((best[c] & 0x7FFF) <= inf && half_key(best[c]) < half_key(m[c])) best[c] = m[c];  // a NaN state stays

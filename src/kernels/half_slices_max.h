@@ -1,11 +1,11 @@
-// ReduceMax over slices of [reduce, inner] float16 or bfloat16 with inner under a vector's 8
-// lanes (a middle axis over 5 channels: [N, 256, 5] over axis 1): 8 rows of a slice read as one
-// virtual row of `inner` vectors (virtual_rows.h), each vector merged into HalfLanes' three
-// lane-wise extremes of the raw bits (int16 max P, uint16 min L and max H), folded by halving
-// into each column's P, L and H. A column's maximum is then P when positive, else L (all its
-// values negative), exact unless a NaN was met (P above +inf, H above -inf) or the maximum is a
-// zero, whose bits must be the first zero's (+0 and -0 tie): such a slice goes another way. Both
-// formats share the code: they differ only in the bits of infinity, passed in.
+// ReduceMax over slices of [reduce, inner] float16 or bfloat16 with a few columns, 3 to 15 but
+// not a whole vector's 8 (a middle axis over 5 channels: [N, 256, 5] over axis 1): 8 rows of a
+// slice read as one virtual row of `inner` vectors (virtual_rows.h), each vector merged into
+// HalfLanes' three lane-wise extremes of the raw bits (int16 max P, uint16 min L and max H),
+// folded by halving into each column's P, L and H. A column's maximum is then P when positive,
+// else L (all its values negative), exact unless a NaN was met (P above +inf, H above -inf) or
+// the maximum is a zero, whose bits must be the first zero's (+0 and -0 tie): such a slice goes
+// another way. Both formats share the code: they differ only in the bits of infinity, passed in.
 #pragma once
 #include <cstdint>
 

@@ -50,22 +50,23 @@ void slices_checks() {
   // second one later), the slices around it taken by the path.
   const auto payloads = nans<D>();
   size_t payload = 0;
-  for (int64_t inner : {int64_t{3}, int64_t{5}, int64_t{7}, int64_t{12}})
-    for (int64_t p = 0; p < 64 * inner; ++p) {
-      const int64_t reduce = 64, span = reduce * inner;
+  for (int64_t inner : {int64_t{3}, int64_t{5}, int64_t{7}, int64_t{12}}) {
+    const int64_t reduce = inner > 8 ? 256 : 64, span = reduce * inner;  // lengths HalfSlicesMax takes
+    for (int64_t p = 0; p < span; ++p) {
       std::vector<R> x(static_cast<size_t>(3 * span));
       for (auto& e : x) e = random_value<D>(rng, Mix::Wide);
       x[static_cast<size_t>(span + p)] = payloads[payload++ % payloads.size()];
       if (p % 3 == 0) x[static_cast<size_t>(span + (p * 5 + 11) % span)] = payloads[payload++ % payloads.size()];
-      INFO(name(D) << " [3, 64, " << inner << "], a NaN at element " << p << " of slice 1");
+      INFO(name(D) << " [3, " << reduce << ", " << inner << "], a NaN at element " << p << " of slice 1");
       check_max_slices<D>(x.data(), 3, reduce, inner, start_states<D>(3 * inner, false, rng));
     }
+  }
   // Zeros of both signs among negatives (the maximum a zero: the first zero's bits), negatives
   // only (the least magnitude), and infinities of both signs among numbers.
   for (int64_t inner : {int64_t{3}, int64_t{4}, int64_t{6}, int64_t{9}})
     for (int rep = 0; rep < 40; ++rep)
       for (int pool = 0; pool < 3; ++pool) {
-        const int64_t reduce = 64 + static_cast<int64_t>(rng() % 70), span = reduce * inner;
+        const int64_t reduce = (inner > 8 ? 256 : 64) + static_cast<int64_t>(rng() % 70), span = reduce * inner;
         std::vector<R> x(static_cast<size_t>(2 * span));
         for (auto& e : x) {
           const uint64_t u = rng() % 6;
