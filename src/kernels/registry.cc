@@ -65,10 +65,14 @@ void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t
     direct_columns<Set>(static_cast<const Raw*>(x) + done * stride, n - done, width, stride, first + done, best, at);
 }
 
-// Whole slices of a column problem, for either kernel set below: columns narrower than a tile
-// transposed into rows where that is faster (SlicesAsRows), side by side through the short-row
-// scratch when small, else one column call per slice (the kernels themselves are out of line in
-// direct_columns, so this adds no copy of them).
+// Whole slices of a column problem, for either kernel set below. ReduceMax first tries the paths
+// that read a slice straight, with no index to keep: rows of three of 4- and 8-byte values
+// (InterleavedMax), bytes and float16/bfloat16 of a few columns as virtual rows
+// (ByteSlicesMax, HalfSlicesMax); a slice these cannot vouch for (a NaN, a zero maximum) goes
+// through the column entry. Then columns narrower than a tile transposed into rows where that is
+// faster (SlicesAsRows), side by side through the short-row scratch when small, else one column
+// call per slice (the kernels themselves are out of line in direct_columns, so this adds no copy
+// of them).
 template <class Set, class Rule>
 void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
   using Raw = typename Set::Raw;
@@ -83,7 +87,6 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
                                 std::is_signed<Raw>::value ? 0x80 : 0x00, reinterpret_cast<uint8_t*>(b));
   if constexpr (sizeof(Raw) == 2 && !Set::Columns::kTracksIndex) {  // ReduceMax: float16, bfloat16
     if (HalfSlicesMax::applies(reduce, inner)) {
-      // A slice it cannot vouch for (a NaN, a zero maximum) goes through the column entry.
       const uint16_t inf = Rule::ValueTraits::highest();
       for (int64_t k = 0; k < n; ++k) {
         k += HalfSlicesMax::run(in + k * reduce * inner, n - k, reduce, inner, inf, b + k * inner);
