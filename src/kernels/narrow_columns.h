@@ -24,6 +24,8 @@ namespace ox {
 
 // Widths the path takes are under this (four of the widest tiles, and the widest register group).
 constexpr int64_t kMaxNarrowWidth = 64;
+// Elements of a virtual row, the candidates a merge takes (lcm(63, 16) = 1008 fits).
+constexpr int64_t kMaxNarrowCandidates = 1024;
 
 struct NarrowColumnKernels {
   // The set's column kernels without the narrow step, and its start value (KernelSet::fill_start).
@@ -51,40 +53,57 @@ int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t
 int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, int64_t rows, int64_t width,
                        int64_t first, void* best, int32_t* index);
 
+// The arg kinds' merge below, untyped: keys[v] (Rule::merge_key) for the width * r candidates,
+// virtual column q * width + c at row first + vindex[v] * r + q, then each column's carried
+// state's key. For each column, from[c] is its winning candidate (-1: the carried state, before
+// every candidate) and row[c] that candidate's row.
+void merge_keys(const int64_t* keys, const int32_t* vindex, int64_t width, int64_t r, int64_t first, bool last,
+                int64_t* from, int64_t* row);
+
 // Each real column's carried state (earliest) and its r candidates: virtual column q * width + c,
 // at row first + vindex * r + q. False, with nothing stored, when ReduceMax (no index) cannot tell
 // which of tied candidates with different bits came first. An arg kind's call from row 0 starts
 // fresh (registry.h): the carried state is the starting value at index 0, not read.
+// The arg kinds compare candidates as int64 keys in merge_keys: a branchy compare per candidate,
+// NaN tests and all, was most of a float16 [N,256,5] slice's time (8 candidates a column), and
+// the keys keep the typed code small. ReduceMax's merges are of a few candidates (InterleavedMax:
+// one a lane), where the keys' extra pass measured 6-12% slower.
 template <class Rule, bool Index>
 __attribute__((noinline)) OX_SMALL_CODE bool narrow_merge(const void* vbest_bytes, const int32_t* vindex, int64_t width,
                                                          int64_t r, int64_t first, void* best_bytes, int32_t* index) {
   using Raw = typename Rule::Raw;
   const Raw* vbest = static_cast<const Raw*>(vbest_bytes);
   Raw* best = static_cast<Raw*>(best_bytes);
-  Raw value[kMaxNarrowWidth];
-  int64_t row[kMaxNarrowWidth];
-  const bool fresh = starts_fresh<Index>(first);
-  for (int64_t c = 0; c < width; ++c) {
-    Raw b = state_value<Rule, Index>(best + c, first);
-    int64_t at = -1;  // -1: the carried state, before every candidate
-    bool unknown_order = false;
-    for (int64_t q = 0, v = c; q < r; ++q, v += width) {
-      const Raw x = vbest[v];
-      if constexpr (Index) {
-        const int64_t xrow = first + static_cast<int64_t>(vindex[v]) * r + q;
-        if (at >= 0 && xrow < at ? !Rule::replaces(b, x) : Rule::replaces(x, b)) b = x, at = xrow;
-      } else if (Rule::replaces(x, b)) {  // (ReduceMax's first-index rule: strictly better, in either order)
-        b = x, at = 0, unknown_order = false;
-      } else if (at >= 0 && !Rule::replaces(b, x) && std::memcmp(&b, &x, sizeof(Raw)) != 0) {
-        unknown_order = true;  // tied with a candidate whose bits may have come first
-      }
+  if constexpr (Index) {
+    const int64_t count = width * r;
+    int64_t keys[kMaxNarrowCandidates + kMaxNarrowWidth], from[kMaxNarrowWidth], row[kMaxNarrowWidth];
+    for (int64_t v = 0; v < count; ++v) keys[v] = Rule::merge_key(vbest[v]);
+    for (int64_t c = 0; c < width; ++c) keys[count + c] = Rule::merge_key(state_value<Rule, Index>(best + c, first));
+    merge_keys(keys, vindex, width, r, first, Rule::kLast, from, row);
+    const bool fresh = starts_fresh<Index>(first);
+    for (int64_t c = 0; c < width; ++c) {
+      if (from[c] < 0 && !fresh) continue;  // the carried state stays
+      best[c] = from[c] >= 0 ? vbest[from[c]] : Rule::identity();
+      index[c] = static_cast<int32_t>(from[c] >= 0 ? row[c] : 0);
     }
-    if (unknown_order) return false;
-    value[c] = b, row[c] = at;
-  }
-  for (int64_t c = 0; c < width; ++c) {
-    best[c] = value[c];
-    if (Index && (row[c] >= 0 || fresh)) index[c] = static_cast<int32_t>(row[c] >= 0 ? row[c] : 0);
+  } else {
+    Raw value[kMaxNarrowWidth];
+    for (int64_t c = 0; c < width; ++c) {
+      Raw b = best[c];
+      int64_t at = -1;  // -1: the carried state, before every candidate
+      bool unknown_order = false;
+      for (int64_t q = 0, v = c; q < r; ++q, v += width) {
+        const Raw x = vbest[v];
+        if (Rule::replaces(x, b)) {  // (the first-index rule: strictly better, in either order)
+          b = x, at = 0, unknown_order = false;
+        } else if (at >= 0 && !Rule::replaces(b, x) && std::memcmp(&b, &x, sizeof(Raw)) != 0) {
+          unknown_order = true;  // tied with a candidate whose bits may have come first
+        }
+      }
+      if (unknown_order) return false;
+      value[c] = b;
+    }
+    for (int64_t c = 0; c < width; ++c) best[c] = value[c];
   }
   return true;
 }

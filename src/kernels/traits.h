@@ -2,7 +2,9 @@
 // greater() is only asked of non-NaN values; NaN is always tested separately with nan().
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "core/dtype.h"
 #include "core/half.h"
@@ -23,6 +25,11 @@ struct IntegerTraits {
   using Raw = T;
   static bool nan(Raw) { return false; }
   static bool greater(Raw a, Raw b) { return a > b; }
+  // order_key(a) > order_key(b) exactly when greater(a, b), as int64 (uint64 with its sign bit flipped).
+  static int64_t order_key(Raw v) {
+    return sizeof(T) == 8 && T(-1) > 0 ? static_cast<int64_t>(static_cast<uint64_t>(v) ^ (uint64_t{1} << 63))
+                                       : static_cast<int64_t>(v);
+  }
   static Raw lowest() { return std::numeric_limits<T>::lowest(); }
   static Raw highest() { return std::numeric_limits<T>::max(); }
 };
@@ -32,6 +39,14 @@ struct FloatTraits {
   using Raw = T;
   static bool nan(Raw v) { return v != v; }
   static bool greater(Raw a, Raw b) { return a > b; }
+  // The bits as a signed integer, negatives by magnitude: -0 and +0 both 0.
+  static int64_t order_key(Raw v) {
+    using Bits = typename std::conditional<sizeof(T) == 8, int64_t, int32_t>::type;
+    Bits b;
+    std::memcpy(&b, &v, sizeof b);
+    const Bits magnitude = b & std::numeric_limits<Bits>::max();
+    return b < 0 ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+  }
   static Raw lowest() { return -std::numeric_limits<T>::infinity(); }
   static Raw highest() { return std::numeric_limits<T>::infinity(); }
 };
@@ -41,6 +56,7 @@ struct HalfTraits {
   using Raw = uint16_t;
   static bool nan(Raw v) { return half_is_nan<Format>(v); }
   static bool greater(Raw a, Raw b) { return half_key(a) > half_key(b); }
+  static int64_t order_key(Raw v) { return half_key(v); }
   static Raw lowest() { return static_cast<Raw>(0x8000 | Format::kInf); }
   static Raw highest() { return Format::kInf; }
 };
@@ -79,6 +95,13 @@ struct ArgRule {
     if (Tr::nan(candidate)) return Last || !Tr::nan(best);
     if (Tr::nan(best)) return false;
     return Last ? !better(best, candidate) : better(candidate, best);
+  }
+  // The rule's order as one int64: a larger key is better, every NaN the same top key, equal
+  // values (-0, +0) equal keys; ties then go by position. (~ reverses the order without overflow.)
+  __attribute__((always_inline)) static int64_t merge_key(Raw v) {
+    if (Tr::nan(v)) return std::numeric_limits<int64_t>::max();
+    const int64_t k = Tr::order_key(v);
+    return D == Direction::Max ? k : ~k;
   }
 };
 
