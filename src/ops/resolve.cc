@@ -317,6 +317,10 @@ class Resolver {
     plan_->reduce = dims_[axis];
     plan_->inner = product(axis + 1, rank_);
     plan_->prefix_count = 0;
+    if (plan_->reduce == 1) {  // every output is index 0: one row of all the columns, in the same order,
+      plan_->inner *= plan_->outer;  // one pass instead of a column call per outer slice
+      plan_->outer = 1;              // (float16 [699050,1,3]: 7.2 ms)
+    }
     if (hardmax) {
       plan_->kind = PlanKind::Hardmax;
       if (!(s = set_output(dtype_, dims_, rank_)).is_ok()) return s;
