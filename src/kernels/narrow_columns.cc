@@ -1,7 +1,5 @@
 #include "kernels/narrow_columns.h"
 
-#include <initializer_list>
-
 namespace ox {
 namespace {
 
@@ -11,8 +9,12 @@ constexpr int64_t kBlockBytes = 16 * 1024;  // input per column call: in L1 whil
 // Fewer virtual rows do not pay for the start and the merge. Measured on rows under a tile against
 // the portable loop: 8 slower; 16 even for float32 and uint8, 2x faster for float16; 32 1.4-3x
 // faster for all three. Rows of a few tiles and a part, and of whole tiles under a register group,
-// against the column kernels: 1-2x faster.
-constexpr int64_t kLeastVirtualRows = 32;
+// against the column kernels: 1-2x faster. Since the arg kinds' merge compares int64 keys (a
+// few times cheaper), 16 pay for 1- and 2-byte arg kinds, against SlicesAsRows' lane by lane
+// gathers (kernel us per 4 MiB, 256 KiB chunks: uint8 ArgMax [N,256,5..15] 1170-1290 -> 840-995,
+// float16 [N,128,5] and [N,128,7] 1000 -> 790-800); float32 [N,64,5] and [N,64,7] got 1.3-1.8x
+// slower, float32/float64 ReduceMax [N,64,5] and [N,32,5] 1.1-1.4x.
+constexpr int64_t kLeastVirtualRows = 32, kLeastVirtualRowsNarrowArg = 16;
 
 }  // namespace
 
@@ -35,9 +37,10 @@ int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t
   };
   const int64_t narrow = rows_per_lcm(part ? k.tile : k.group_width);
   const int64_t wide = width * narrow < k.group_width ? rows_per_lcm(k.group_width) : narrow;
-  for (const int64_t r : {wide, narrow})
-    if (width * r <= kMaxNarrowCandidates && rows >= kLeastVirtualRows * r) return width * r;
-  return 0;
+  if (width * wide <= kMaxNarrowCandidates && rows >= kLeastVirtualRows * wide) return width * wide;
+  // (Widened rows keep 32: uint8 ArgMax [N,256,12] as 16 rows of 192 was 1.6x slower than 64 of 48.)
+  const int64_t least = k.size <= 2 && k.tracks_index ? kLeastVirtualRowsNarrowArg : kLeastVirtualRows;
+  return width * narrow <= kMaxNarrowCandidates && rows >= least * narrow ? width * narrow : 0;
 }
 
 int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, int64_t rows, int64_t width,

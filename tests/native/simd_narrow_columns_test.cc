@@ -21,7 +21,8 @@ using ox::PlanKind;
 namespace {
 
 // Row counts from a few to several 16 KiB blocks of virtual rows, with remainders, and around
-// the path's thresholds, 32 virtual rows of r rows each, for each virtual width the kinds may use
+// the path's thresholds, 16 and 32 virtual rows of r rows each (16: 1- and 2-byte arg kinds' part
+// widths), for each virtual width the kinds may use
 // (lcm(width, tile) for a part of a tile, widened to lcm(width, group) when under a group;
 // lcm(width, group) for whole tiles; groups differ by kind).
 std::vector<int64_t> row_counts(int64_t width, int64_t tile, std::vector<int64_t> groups, int64_t size) {
@@ -29,9 +30,10 @@ std::vector<int64_t> row_counts(int64_t width, int64_t tile, std::vector<int64_t
   for (int64_t group : groups) {
     const int64_t narrow = std::lcm(width, width % tile ? tile : group);
     for (int64_t p : {narrow, narrow < group ? std::lcm(width, group) : narrow}) {
-      const int64_t r = p / width, least = 32 * r;
-      for (int64_t n : {least - 1, least, least + r - 1, least + r + 1, 3 * least + 5})
-        if (std::find(counts.begin(), counts.end(), n) == counts.end()) counts.push_back(n);
+      const int64_t r = p / width;
+      for (int64_t least : {16 * r, 32 * r})
+        for (int64_t n : {least - 1, least, least + r - 1, least + r + 1, 3 * least + 5})
+          if (std::find(counts.begin(), counts.end(), n) == counts.end()) counts.push_back(n);
     }
   }
   return counts;
