@@ -36,7 +36,7 @@ struct ColumnScan {
   // merged into the int32 indices once per pass (a pass seeded with row 0 has every lane's row:
   // the row itself, stored as is). Rows only grow, so the update is max(rows, row & mask): two
   // ops where a select takes three on x86 (8-byte lanes: i32x4.max on the halves, as wasm has no
-  // int64 max; float64 [N,256,7] over axis 1 13% less time).
+  // int64 max; float64 ArgMax [N,256,5] and [N,256,7] over axis 1 1-19% and 6-7% less time).
   static constexpr bool kRelative = sizeof(Raw) <= 2;
   using RowLane =
       typename std::conditional<kRelative, typename std::make_unsigned<typename simd::SignedOf<sizeof(Raw)>::type>::type,
