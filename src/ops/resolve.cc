@@ -317,10 +317,10 @@ class Resolver {
     plan_->reduce = dims_[axis];
     plan_->inner = product(axis + 1, rank_);
     plan_->prefix_count = 0;
-    if (plan_->reduce == 1) {  // every output is index 0: one row of all the columns, in the same order,
-      plan_->inner *= plan_->outer;  // one pass instead of a column call per outer slice
-      plan_->outer = 1;              // (float16 [699050,1,3]: 7.2 ms)
-    }
+    // An axis of one element: every output is index 0. One row of all the columns, in the same
+    // order, is one pass instead of a column call per outer slice (float16 [699050,1,3] over
+    // axis 1: 4.9 -> 2.9 ms end to end, most of it the int64 output).
+    if (plan_->reduce == 1) plan_->inner *= plan_->outer, plan_->outer = 1;
     if (hardmax) {
       plan_->kind = PlanKind::Hardmax;
       if (!(s = set_output(dtype_, dims_, rank_)).is_ok()) return s;
