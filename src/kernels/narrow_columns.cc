@@ -35,7 +35,15 @@ int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t
     const int shift = __builtin_ctzll(t) - __builtin_ctzll(width);
     return shift > 0 ? int64_t{1} << shift : int64_t{1};
   };
-  const int64_t narrow = rows_per_lcm(part ? k.tile : k.group_width);
+  int64_t narrow = rows_per_lcm(part ? k.tile : k.group_width);
+  // A 1-byte arg kind's odd width is 16 rows to a virtual row, and the merge compares 16 w
+  // candidates a column call: under 32 virtual rows (slices of 256 rows), 8 rows to a virtual row
+  // of w / 2 tiles (the column kernel's last tile overlapping the one before: a fifth more read at
+  // most) halve the merge (kernel us per 4 MiB, 256 KiB chunks: uint8 ArgMax [N,256,5] 979 -> 827,
+  // [N,256,7] 938 -> 762, [N,256,9..15] 894-961 -> 643-666, [N,384,5] 340 -> 298). With more rows
+  // the whole tiles stay ([N,2048,5] took 1.8x as long with half tiles; float16 [N,128,5] with 4
+  // rows to a virtual row measured level).
+  if (k.size == 1 && k.tracks_index && (width & 1) && rows < kLeastVirtualRows * narrow) narrow /= 2;
   const int64_t wide = width * narrow < k.group_width ? rows_per_lcm(k.group_width) : narrow;
   if (width * wide <= kMaxNarrowCandidates && rows >= kLeastVirtualRows * wide) return width * wide;
   // (Widened rows keep 32: uint8 ArgMax [N,256,12] as 16 rows of 192 was 1.6x slower than 64 of 48.)

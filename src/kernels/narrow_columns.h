@@ -3,7 +3,8 @@
 // column kernels would load a tile for 3 values; rows of a few tiles plus a part ([N, 5]), where a
 // last tile overlapping the one before re-reads most of a vector; and rows of a tile or two ([N, 4]
 // boxes), where each row pays a loop step for one vector. R consecutive rows of
-// width w (contiguous) read as one virtual row of P = R * w elements, P a multiple of the tile, so
+// width w (contiguous) read as one virtual row of P = R * w elements, P a multiple of the tile (of
+// half a tile for a 1-byte arg kind's odd widths in short slices: narrow_virtual_width), so
 // virtual column q * w + c holds rows q, q + R, q + 2R, ... of real column c. The kernel set's
 // own column kernel reduces the virtual matrix into a local state at full vector width; each real
 // column then merges its R candidates into its carried state. The merge is the kernels' own rule:

@@ -1,10 +1,9 @@
 // Narrow columns through the wasm build, against the reference: [N, w] over axis 0 (a point
-// cloud's bounding box, the best row for each of a few classes) and [A, N, w] over axis 1, for
-// every width under the dtype's column tile (2 to 15 for bytes) and some past it: whole tiles
-// under a register group and tiles and a part. The kernels read R rows as one wide virtual row
-// and merge each column's R candidates. Inputs past one staging buffer, so
-// chunk boundaries split rows; pools with many ties at the extremes or with rare extremes, with
-// or without rare NaN.
+// cloud's bounding box, the best row for each of a few classes) and [A, N, w] and [A, 256, w] over
+// axis 1, for every width under the dtype's column tile (2 to 15 for bytes) and some past it: whole
+// tiles under a register group and tiles and a part. The kernels read R rows as one wide virtual
+// row and merge each column's R candidates. Inputs past one staging buffer, so chunk boundaries
+// split rows; pools with many ties at the extremes or with rare extremes, with or without rare NaN.
 // Replay a failure with OX_SEED=<seed> node --test tests/js/narrow-columns.test.mjs
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
@@ -44,7 +43,8 @@ test(`narrow columns match the reference for every kind and dtype (seed ${seed})
       const values = pool(type, rng.int(VARIANTS), rng.int(2) === 1);
       // About 300 KiB: one staging buffer and part of a second.
       const n = Math.round(300000 / (w * size)) + rng.int(17);
-      const shapes = [[n, w], [3, Math.round(n / 3), w]];
+      // Also slices of 256 rows (the middle axis of [N, 256, w]: a short slice's own virtual rows).
+      const shapes = [[n, w], [3, Math.round(n / 3), w], [Math.round(n / 256) + 1, 256, w]];
       for (const dims of shapes) {
         const x = randomTensor(rng, type, dims, values);
         const axis = dims.length - 2;
