@@ -36,14 +36,16 @@ int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t
     return shift > 0 ? int64_t{1} << shift : int64_t{1};
   };
   int64_t narrow = rows_per_lcm(part ? k.tile : k.group_width);
-  // A 1-byte arg kind's odd width is 16 rows to a virtual row, and the merge compares 16 w
-  // candidates a column call: under 32 virtual rows (slices of 256 rows), 8 rows to a virtual row
-  // of w / 2 tiles (the column kernel's last tile overlapping the one before: a fifth more read at
-  // most) halve the merge (kernel us per 4 MiB, 256 KiB chunks: uint8 ArgMax [N,256,5] 979 -> 827,
-  // [N,256,7] 938 -> 762, [N,256,9..15] 894-961 -> 643-666, [N,384,5] 340 -> 298). With more rows
-  // the whole tiles stay ([N,2048,5] took 1.8x as long with half tiles; float16 [N,128,5] with 4
-  // rows to a virtual row measured level).
-  if (k.size == 1 && k.tracks_index && (width & 1) && rows < kLeastVirtualRows * narrow) narrow /= 2;
+  // A 1-byte arg kind's part width is up to 16 rows to a virtual row, and the merge compares R w
+  // candidates a column call: up to 32 virtual rows (slices of 256 rows), half as many rows to a
+  // virtual row of half as many tiles, at least one (an odd width's last tile overlapping the one
+  // before: a fifth more read at most), halve the merge. Kernel us per 4 MiB, 256 KiB chunks:
+  // uint8 ArgMax [N,256,5] 979 -> 827, [N,256,7] 938 -> 762, [N,256,9..15] 894-961 -> 643-666,
+  // [N,384,5] 340 -> 298, [N,256,6] 0.88-0.95x, [N,128,6] 0.8x; [N,256,10] and [N,256,14] level.
+  // With more rows the whole tiles stay ([N,2048,5] took 1.8x as long with half tiles; float16
+  // [N,128,5] with 4 rows to a virtual row measured level).
+  if (part && k.size == 1 && k.tracks_index && width * narrow >= 2 * k.tile && rows <= kLeastVirtualRows * narrow)
+    narrow /= 2;
   const int64_t wide = width * narrow < k.group_width ? rows_per_lcm(k.group_width) : narrow;
   if (width * wide <= kMaxNarrowCandidates && rows >= kLeastVirtualRows * wide) return width * wide;
   // (Widened rows keep 32: uint8 ArgMax [N,256,12] as 16 rows of 192 was 1.6x slower than 64 of 48.)
