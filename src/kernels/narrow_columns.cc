@@ -42,10 +42,11 @@ int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t
   // before: a fifth more read at most), halve the merge. Kernel us per 4 MiB, 256 KiB chunks:
   // uint8 ArgMax [N,256,5] 979 -> 827, [N,256,7] 938 -> 762, [N,256,9..15] 894-961 -> 643-666,
   // [N,384,5] 340 -> 298, [N,256,6] 0.88-0.95x, [N,128,6] 0.8x; [N,256,10] and [N,256,14] level.
-  // With more rows the whole tiles stay ([N,2048,5] took 1.8x as long with half tiles; float16
-  // [N,128,5] with 4 rows to a virtual row measured level).
-  if (part && k.size == 1 && k.tracks_index && width * narrow >= 2 * k.tile && rows <= kLeastVirtualRows * narrow)
-    narrow /= 2;
+  // The same for 2-byte widths past a tile: float16 and int16 [N,256,9..15] 0.76-0.88x, float16
+  // [N,128,11] 0.83x; under a tile they measured level to 1.16x slower and keep whole tiles. With
+  // more rows the whole tiles stay ([N,2048,5] took 1.8x as long with half tiles).
+  const bool halves = part && k.tracks_index && (k.size == 1 || (k.size == 2 && width > k.tile));
+  if (halves && width * narrow >= 2 * k.tile && rows <= kLeastVirtualRows * narrow) narrow /= 2;
   const int64_t wide = width * narrow < k.group_width ? rows_per_lcm(k.group_width) : narrow;
   if (width * wide <= kMaxNarrowCandidates && rows >= kLeastVirtualRows * wide) return width * wide;
   // (Widened rows keep 32: uint8 ArgMax [N,256,12] as 16 rows of 192 was 1.6x slower than 64 of 48.)

@@ -22,15 +22,15 @@ namespace {
 
 // Row counts from a few to several 16 KiB blocks of virtual rows, with remainders, and around
 // the path's thresholds, 16 and 32 virtual rows of r rows each (16: 1- and 2-byte arg kinds' part
-// widths; 8 r: 16 virtual rows of r / 2, 1-byte arg kinds' odd widths), for each virtual width
-// the kinds may use (lcm(width, tile) for a part of a tile, widened to lcm(width, group) when
-// under a group; lcm(width, group) for whole tiles; groups differ by kind).
+// widths; 8 r: 16 virtual rows of r / 2, short slices of 1- and 2-byte arg kinds), for each
+// virtual width the kinds may use (lcm(width, tile) for a part of a tile, widened to lcm(width,
+// group) when under a group; lcm(width, group) for whole tiles; groups differ by kind).
 std::vector<int64_t> row_counts(int64_t width, int64_t tile, std::vector<int64_t> groups, int64_t size) {
   std::vector<int64_t> counts = {1, 5, 64, 1000, 3 * (16 * 1024 / (width * size)) + 7};
   for (int64_t group : groups) {
     const int64_t narrow = std::lcm(width, width % tile ? tile : group);
     for (int64_t p : {narrow, narrow < group ? std::lcm(width, group) : narrow}) {
-      const int64_t r = p / width;  // (1-byte arg kinds take r / 2 for odd widths under 32 r rows)
+      const int64_t r = p / width;  // (1- and 2-byte arg kinds may take r / 2 up to 32 r rows)
       for (int64_t least : {8 * r, 16 * r, 32 * r})
         for (int64_t n : {least - 1, least, least + r - 1, least + r + 1, 3 * least + 5})
           if (std::find(counts.begin(), counts.end(), n) == counts.end()) counts.push_back(n);
