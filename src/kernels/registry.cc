@@ -81,6 +81,8 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
   int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
   if constexpr (InterleavedMax<Set>::kTakes)
     if (InterleavedMax<Set>::applies(reduce, inner)) return InterleavedMax<Set>::run(in, n, reduce, b);
+  if constexpr (InterleavedMax<Set, 5>::kTakes)
+    if (InterleavedMax<Set, 5>::applies(reduce, inner)) return InterleavedMax<Set, 5>::run(in, n, reduce, b);
   if constexpr (sizeof(Raw) == 1 && !Set::Columns::kTracksIndex)
     if (ByteSlicesMax::applies(reduce, inner))
       return ByteSlicesMax::run(reinterpret_cast<const uint8_t*>(in), n, reduce, inner,
