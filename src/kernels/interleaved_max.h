@@ -40,7 +40,9 @@ struct InterleavedMax {
   static constexpr bool kTakes =
       !Set::Columns::kTracksIndex && sizeof(Raw) >= 4 && (W == 3 || std::is_floating_point<Raw>::value);
   static constexpr int64_t kLeastRows = W == 3 ? 1 : 128;
-  static bool applies(int64_t rows, int64_t width) { return width == W && rows * W >= kPeriod && rows >= kLeastRows; }
+  static bool applies(int64_t rows, int64_t width) {
+    return width == W && rows * W >= kPeriod && rows >= kLeastRows;
+  }
 
   // Slices of [reduce, W] (applies(reduce, W)), each continuing its W states. A slice this
   // path cannot take goes to the set's column entry, which tries rows() once more (a pass in L1,
@@ -68,7 +70,7 @@ struct InterleavedMax {
     for (; i + kUnroll * kPeriod <= n; i += kUnroll * kPeriod)
       for (int k = 0; k < W; ++k) acc[k].merge(Set::Rows::template tree<kUnroll, false, kPeriod>(x + i + k * kLanes));
     // Whole periods, the last reaching back to end the run (n and the period are multiples of
-    // 3, so the lanes keep their columns): elements met twice change no maximum, and a maximum
+    // W, so the lanes keep their columns): elements met twice change no maximum, and a maximum
     // met again keeps its first bits.
     for (; i < n; i += kPeriod) {
       const Raw* at = i + kPeriod <= n ? x + i : x + n - kPeriod;
