@@ -4,11 +4,17 @@
 // streaming-max loop (f32x4.pmax, 4 accumulators) over the same bytes gives the bandwidth
 // yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
 // machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
-//   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET]
+//   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET] [--ab=DIST/]
 // --chunk feeds the input in chunks of that many bytes, as js/engine.js stages it (256 KiB).
+// --ab puts another build's kernel (its dist/ directory, say a worktree of an older commit) in
+// the stream loop's place: both modules in one process, rounds interleaved, so the per-round
+// time ratio is steadier than two runs one after the other on a noisy machine.
 import { readFile } from 'node:fs/promises';
 const dist = process.env.OX_DIST ?? new URL('../dist/', import.meta.url).pathname;
-const { default: createOxModule } = await import(dist + 'ox.mjs');
+const load = async (dir) => {
+  const { default: createOxModule } = await import(dir + 'ox.mjs');
+  return createOxModule({ wasmBinary: await readFile(dir + 'ox.wasm') });
+};
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -19,6 +25,7 @@ const filter = args.find((s) => !s.startsWith('--')) ?? '';
 const ROUNDS = option('rounds', 21);
 const CHUNK_BYTES = option('chunk', 0);
 const TARGET_MS = option('ms', 3);
+const AB_DIST = args.find((s) => s.startsWith('--ab='))?.slice('--ab='.length);
 
 const KIND = { ArgMax: 0, ArgMin: 1, ReduceMax: 2, Hardmax: 3 };
 const DTYPE = {
@@ -70,10 +77,11 @@ for (const [t, w] of [['float32', 2], ['float32', 3], ['float32', 4], ['float32'
 }
 add('tiny.float32', 'ArgMax', 'float32', [1, 10, 1]);
 
-const M = await createOxModule({ wasmBinary: await readFile(dist + 'ox.wasm') });
+const M = await load(dist);
+const other = AB_DIST ? await load(AB_DIST) : null;
 
-function fillRandom(ptr, bytes, dtype) {
-  const heap = M.HEAPU8;
+function fillRandom(module, ptr, bytes, dtype) {
+  const heap = module.HEAPU8;
   let seed = 12345;
   const next = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 16777216;
   if (dtype === 'float32') {
@@ -107,8 +115,10 @@ const quartiles = (a) => {
 };
 const fmt = (v, d = 1) => (v >= 100 ? v.toFixed(0) : v.toFixed(d));
 
+const yardstick = AB_DIST ? `--ab ${AB_DIST}` : 'stream';
 console.log(`rounds ${ROUNDS}, chunk ${CHUNK_BYTES ? CHUNK_BYTES + ' bytes' : 'whole input'}, node ${process.version}`);
-console.log('| case | shape | bytes | kernel µs (median) | kernel GB/s median (best) | stream GB/s median (best) | ratio median (quartiles) | ratio of bests |');
+if (AB_DIST) console.log(`kernel: ${dist}; ratio: its GB/s over the kernel of ${AB_DIST} (> 1: ${dist} faster)`);
+console.log(`| case | shape | bytes | kernel µs (median) | kernel GB/s median (best) | ${yardstick} GB/s median (best) | ratio median (quartiles) | ratio of bests |`);
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const c of CASES) {
   if (filter && !filter.split(',').some((f) => c.name.includes(f))) continue;
@@ -116,17 +126,22 @@ for (const c of CASES) {
   const [outer, reduce, inner] = c.shape;
   const count = outer * reduce * inner;
   const bytes = count * size;
-  const input = M._malloc(bytes + 16);
   const outBytes = c.op === 'Hardmax' ? bytes : 0;
-  const output = outBytes ? M._malloc(outBytes) : 0;
-  fillRandom(input, bytes, c.dtype);
   const chunk = CHUNK_BYTES ? Math.max(1, Math.floor(CHUNK_BYTES / size)) : 0;
-  const kernel = (reps) => {
-    if (M._benchKernel(KIND[c.op], code, c.last, outer, reduce, inner, input, chunk, output, reps) !== 0)
-      throw new Error(M._lastError());
+  // The case's input (the same values) and output in a module's heap, and its kernel there.
+  const kernelIn = (module) => {
+    const input = module._malloc(bytes + 16), output = outBytes ? module._malloc(outBytes) : 0;
+    fillRandom(module, input, bytes, c.dtype);
+    const run = (reps) => {
+      if (module._benchKernel(KIND[c.op], code, c.last, outer, reduce, inner, input, chunk, output, reps) !== 0)
+        throw new Error(module._lastError());
+    };
+    return { run, input, free: () => (module._free(input), output && module._free(output)) };
   };
+  const mine = kernelIn(M), theirs = other ? kernelIn(other) : null;
+  const kernel = mine.run;
   const floats = Math.floor(bytes / 4);
-  const stream = (reps) => M._benchStreamMax(input, floats, reps);
+  const stream = theirs ? theirs.run : (reps) => M._benchStreamMax(mine.input, floats, reps);
   // Warm up (V8 compiles wasm with Liftoff first and tiers hot functions up to TurboFan), then
   // calibrate reps so one sample takes about TARGET_MS.
   for (let w = 0; w < 20; w += 1) kernel(1), stream(1);
@@ -146,6 +161,6 @@ for (const c of CASES) {
   console.log(`| ${c.name} | ${c.op} [${c.shape}]${c.last ? ' last' : ''} | ${bytes} | ${fmt(bytes / median(k) / 1e3, 2)} | ` +
     `${fmt(median(k))} (${fmt(best(k))}) | ${fmt(median(s))} (${fmt(best(s))}) | ${median(ratio).toFixed(2)} ` +
     `(${quartiles(ratio)}) | ${(best(k) / best(s)).toFixed(2)} |`);
-  M._free(input);
-  if (output) M._free(output);
+  mine.free();
+  if (theirs) theirs.free();
 }
