@@ -45,12 +45,13 @@ int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t
   // The same for 2-byte widths past a tile: float16 and int16 [N,256,9..15] 0.76-0.88x, float16
   // [N,128,11] 0.83x; under a tile they measured level to 1.16x slower and keep whole tiles. With
   // more rows the whole tiles stay ([N,2048,5] took 1.8x as long with half tiles).
-  const bool halves = part && k.tracks_index && (k.size == 1 || (k.size == 2 && width > k.tile));
+  const bool narrow_arg = k.tracks_index && k.size <= 2;  // 1- and 2-byte arg kinds (see kLeastVirtualRows)
+  const bool halves = part && narrow_arg && (k.size == 1 || width > k.tile);
   if (halves && width * narrow >= 2 * k.tile && rows <= kLeastVirtualRows * narrow) narrow /= 2;
   const int64_t wide = width * narrow < k.group_width ? rows_per_lcm(k.group_width) : narrow;
   if (width * wide <= kMaxNarrowCandidates && rows >= kLeastVirtualRows * wide) return width * wide;
   // (Widened rows keep 32: uint8 ArgMax [N,256,12] as 16 rows of 192 was 1.6x slower than 64 of 48.)
-  const int64_t least = k.size <= 2 && k.tracks_index ? kLeastVirtualRowsNarrowArg : kLeastVirtualRows;
+  const int64_t least = narrow_arg ? kLeastVirtualRowsNarrowArg : kLeastVirtualRows;
   return width * narrow <= kMaxNarrowCandidates && rows >= least * narrow ? width * narrow : 0;
 }
 
