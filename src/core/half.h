@@ -10,10 +10,33 @@ namespace ox {
 struct Float16Format {
   static constexpr uint16_t kInf = 0x7C00;    // +infinity; larger magnitudes are NaN
   static constexpr uint16_t kOne = 0x3C00;
+  static constexpr uint16_t inf() { return kInf; }
 };
 struct BFloat16Format {
   static constexpr uint16_t kInf = 0x7F80;
   static constexpr uint16_t kOne = 0x3F80;
+  static constexpr uint16_t inf() { return kInf; }
+};
+
+// The kernels run float16 and bfloat16 with one copy of their code (a copy each cost 1.6 KB of
+// the gzipped module): there the two formats differ only in +infinity's bits, which this format
+// reads at run time. Whoever starts a kernel on either names its format first with use<Format>()
+// (registry.cc's entries; the SIMD tests, which call kernels directly). The wasm module runs one
+// thread; natively each thread names its own.
+class HalfFormatAtRunTime {
+ public:
+  static uint16_t inf() { return static_cast<uint16_t>(inf_bits); }
+  template <class Format>
+  static void use() { inf_bits = Format::kInf; }
+
+ private:
+  // As uint64_t, a type no half kernel stores: their stores (uint16_t states, int32_t indices)
+  // then cannot alias it, and a loop reads it once instead of after every store.
+#ifdef __EMSCRIPTEN__  // one thread (wasm-ld takes thread-local storage only with atomics)
+  static inline uint64_t inf_bits = Float16Format::kInf;
+#else
+  static inline thread_local uint64_t inf_bits = Float16Format::kInf;
+#endif
 };
 
 // Ordered key: a < b as numbers  <=>  key(a) < key(b), for non-NaN a, b; key(-0) == key(+0).
@@ -24,7 +47,7 @@ inline int16_t half_key(uint16_t bits) {
 
 template <class Format>
 inline bool half_is_nan(uint16_t bits) {
-  return (bits & 0x7FFF) > Format::kInf;
+  return (bits & 0x7FFF) > Format::inf();
 }
 
 inline float bits_to_float(uint32_t bits) {

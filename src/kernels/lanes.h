@@ -241,8 +241,8 @@ struct HalfLanes {
   using Key = S;
   static constexpr int kLanes = 8;
   static constexpr int kUnroll = 8;
-  static constexpr uint16_t kInf = Format::kInf;
-  static constexpr uint16_t kNegInf = 0x8000 | Format::kInf;
+  static uint16_t inf() { return Format::inf(); }  // read at run time (half.h)
+  static uint16_t neg_inf() { return 0x8000 | Format::inf(); }
 
   // Rows may first try a raw pass (kRawRows): P and H only, two ops per vector. A max that is
   // positive (P > 0) and a min that is negative (H > 0x8000 as uint16) are then exact, as are
@@ -268,7 +268,7 @@ struct HalfLanes {
       return simd::any(h > simd::splat<uint16_t>(0x8000));
     }
     bool maybe_nan() const {
-      return simd::any(p > simd::splat<int16_t>(kInf)) || simd::any(h > simd::splat<uint16_t>(kNegInf));
+      return simd::any(p > simd::splat<int16_t>(inf())) || simd::any(h > simd::splat<uint16_t>(neg_inf()));
     }
     template <bool OrEqual>
     static constexpr bool may_beat(Raw) { return true; }  // the spread() extreme decides
@@ -308,7 +308,7 @@ struct HalfLanes {
     V lane_extreme() const { return mark(); }
   };
   static M nan_mask(V v) {
-    return simd::bits<S>(v & simd::splat<uint16_t>(0x7FFF)) > simd::splat<int16_t>(kInf);
+    return simd::bits<S>(v & simd::splat<uint16_t>(0x7FFF)) > simd::splat<int16_t>(inf());
   }
   static M equal_mask(V v, V m) {  // the same number: -0 and +0 both match a zero
     const V care = ~(simd::bits<V>(magnitude(m) == V{}) & simd::splat<uint16_t>(0x8000));
@@ -359,12 +359,12 @@ struct HalfLanes {
       bool fails(const K* best) const {
         M out;
         if constexpr (D == Direction::Max) {  // results in [smallest positive, +inf]; no negative NaN
-          out = simd::bits<M>(far > simd::splat<uint16_t>(kNegInf));
-          for (int v = 0; v < N; ++v) out |= (best[v] <= S{}) | (best[v] > simd::splat<int16_t>(kInf));
+          out = simd::bits<M>(far > simd::splat<uint16_t>(neg_inf()));
+          for (int v = 0; v < N; ++v) out |= (best[v] <= S{}) | (best[v] > simd::splat<int16_t>(inf()));
         } else {  // results in [-inf, largest negative]; no positive NaN
-          out = simd::bits<M>(far > simd::splat<int16_t>(kInf));
+          out = simd::bits<M>(far > simd::splat<int16_t>(inf()));
           for (int v = 0; v < N; ++v)
-            out |= simd::bits<M>((best[v] <= simd::splat<uint16_t>(0x8000)) | (best[v] > simd::splat<uint16_t>(kNegInf)));
+            out |= simd::bits<M>((best[v] <= simd::splat<uint16_t>(0x8000)) | (best[v] > simd::splat<uint16_t>(neg_inf())));
         }
         return simd::any(out);
       }
@@ -401,7 +401,7 @@ struct HalfLanes {
       }
       template <int N>
       bool fails(const K* best) const {
-        const S hi = simd::splat<int16_t>(kInf), lo = simd::splat<int16_t>(-kInf);
+        const S hi = simd::splat<int16_t>(inf()), lo = simd::splat<int16_t>(-inf());
         M out = (far > hi) | (far < lo);
         for (int v = 0; v < N; ++v) out |= (best[v] > hi) | (best[v] < lo);
         return simd::any(out);
@@ -419,7 +419,7 @@ struct HalfLanes {
     static K key(V v) {
       // (opaque: knowing the magnitude non-negative, clang turns the signed compare into an
       // unsigned one, five instructions in V8 where pcmpgtw is one)
-      const M nan = simd::opaque(simd::bits<S>(magnitude(v))) > simd::splat<int16_t>(kInf);
+      const M nan = simd::opaque(simd::bits<S>(magnitude(v))) > simd::splat<int16_t>(inf());
       return simd::select(nan, simd::splat<int16_t>(D == Direction::Max ? INT16_MAX : INT16_MIN), ordered(v));
     }
     static V raw(K k) { return simd::bits<V>(k); }  // unused: the raw bits are kept
@@ -434,8 +434,8 @@ struct HalfLanes {
 template <DType D> struct LanesFor;
 template <> struct LanesFor<DType::Float32> { using type = FloatLanes<float>; };
 template <> struct LanesFor<DType::Float64> { using type = FloatLanes<double>; };
-template <> struct LanesFor<DType::Float16> { using type = HalfLanes<Float16Format>; };
-template <> struct LanesFor<DType::BFloat16> { using type = HalfLanes<BFloat16Format>; };
+template <> struct LanesFor<DType::Float16> { using type = HalfLanes<HalfFormatAtRunTime>; };
+template <> struct LanesFor<DType::BFloat16> { using type = HalfLanes<HalfFormatAtRunTime>; };
 template <> struct LanesFor<DType::Int8> { using type = IntLanes<int8_t>; };
 template <> struct LanesFor<DType::Uint8> { using type = IntLanes<uint8_t>; };
 template <> struct LanesFor<DType::Int16> { using type = IntLanes<int16_t>; };

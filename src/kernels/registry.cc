@@ -154,7 +154,10 @@ struct ArgKernels {
     Raw* b = static_cast<Raw*>(best);
     for (int64_t k = 0; k < count; ++k) b[k] = Rule::identity();
   }
-  static KernelSet set() { return {&rows, &columns, &column_slices<ArgKernels, Rule>, &fill_start, true}; }
+  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
+    column_slices<ArgKernels, Rule>(x, n, reduce, inner, best, index);
+  }
+  static KernelSet set() { return {&rows, &columns, &slices, &fill_start, true}; }
 };
 
 // ReduceMax is ArgMax's value under the first-index rule: the first NaN sticks, and among equal
@@ -205,13 +208,50 @@ struct MaxKernels {
     Raw* a = static_cast<Raw*>(acc);
     for (int64_t k = 0; k < count; ++k) a[k] = Tr::lowest();
   }
-  static KernelSet set() { return {&rows, &columns, &column_slices<MaxKernels, Rule>, &fill_start, false}; }
+  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* acc, int32_t* index) {
+    column_slices<MaxKernels, Rule>(x, n, reduce, inner, acc, index);
+  }
+  static KernelSet set() { return {&rows, &columns, &slices, &fill_start, false}; }
 };
+
+// float16 and bfloat16 share one copy of the kernels, which read the format at run time (half.h):
+// each dtype's entries name its format, then run them.
+template <class Format, class Kernels>
+struct HalfEntries {
+  static void rows(const void* x, int64_t n, int64_t length, int64_t first, void* best, int32_t* index) {
+    HalfFormatAtRunTime::use<Format>();
+    Kernels::rows(x, n, length, first, best, index);
+  }
+  static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first, void* best,
+                      int32_t* index) {
+    HalfFormatAtRunTime::use<Format>();
+    Kernels::columns(x, n, width, stride, first, best, index);
+  }
+  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
+    HalfFormatAtRunTime::use<Format>();
+    Kernels::slices(x, n, reduce, inner, best, index);
+  }
+  static void fill_start(void* best, int64_t count) {
+    HalfFormatAtRunTime::use<Format>();
+    Kernels::fill_start(best, count);
+  }
+  static KernelSet set() { return {&rows, &columns, &slices, &fill_start, Kernels::Columns::kTracksIndex}; }
+};
+
+// The entries of dtype D's kernels: the kernels themselves, or for float16/bfloat16 the ones that
+// name the format first. Both of those run float16's kernel code (one copy).
+template <DType D, class Kernels>
+KernelSet entries() {
+  if constexpr (D == DType::Float16) return HalfEntries<Float16Format, Kernels>::set();
+  else if constexpr (D == DType::BFloat16) return HalfEntries<BFloat16Format, Kernels>::set();
+  else return Kernels::set();
+}
+constexpr DType kernel_code_of(DType d) { return d == DType::BFloat16 ? DType::Float16 : d; }
 
 template <DType D>
 KernelSet kernels_for(PlanKind kind, bool last) {
-  using Tr = Traits<D>;
-  using L = typename LanesFor<D>::type;
+  using Tr = Traits<kernel_code_of(D)>;
+  using L = typename LanesFor<kernel_code_of(D)>::type;
   // Only the kinds some operator version takes this dtype for (schema.h): no module code for
   // ArgMax over bool or ReduceMax over int16.
   constexpr bool kArg = type_in(kArgKernelTypes, D), kReduce = type_in(kReduceKernelTypes, D);
@@ -219,16 +259,16 @@ KernelSet kernels_for(PlanKind kind, bool last) {
     case PlanKind::ArgMax:
     case PlanKind::Hardmax:
       if constexpr (kArg)
-        return last ? ArgKernels<ArgRule<Tr, Direction::Max, true>, L>::set()
-                    : ArgKernels<ArgRule<Tr, Direction::Max, false>, L>::set();
+        return last ? entries<D, ArgKernels<ArgRule<Tr, Direction::Max, true>, L>>()
+                    : entries<D, ArgKernels<ArgRule<Tr, Direction::Max, false>, L>>();
       break;
     case PlanKind::ArgMin:
       if constexpr (kArg)
-        return last ? ArgKernels<ArgRule<Tr, Direction::Min, true>, L>::set()
-                    : ArgKernels<ArgRule<Tr, Direction::Min, false>, L>::set();
+        return last ? entries<D, ArgKernels<ArgRule<Tr, Direction::Min, true>, L>>()
+                    : entries<D, ArgKernels<ArgRule<Tr, Direction::Min, false>, L>>();
       break;
     case PlanKind::ReduceMax:
-      if constexpr (kReduce) return MaxKernels<Tr, L>::set();
+      if constexpr (kReduce) return entries<D, MaxKernels<Tr, L>>();
       break;
     case PlanKind::Identity:
       break;

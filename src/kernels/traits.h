@@ -57,15 +57,15 @@ struct HalfTraits {
   static bool nan(Raw v) { return half_is_nan<Format>(v); }
   static bool greater(Raw a, Raw b) { return half_key(a) > half_key(b); }
   static int64_t order_key(Raw v) { return half_key(v); }
-  static Raw lowest() { return static_cast<Raw>(0x8000 | Format::kInf); }
-  static Raw highest() { return Format::kInf; }
+  static Raw lowest() { return static_cast<Raw>(0x8000 | Format::inf()); }
+  static Raw highest() { return Format::inf(); }
 };
 
 template <DType D> struct Traits;
 template <> struct Traits<DType::Float32> : FloatTraits<float> {};
 template <> struct Traits<DType::Float64> : FloatTraits<double> {};
-template <> struct Traits<DType::Float16> : HalfTraits<Float16Format> {};
-template <> struct Traits<DType::BFloat16> : HalfTraits<BFloat16Format> {};
+template <> struct Traits<DType::Float16> : HalfTraits<HalfFormatAtRunTime> {};  // format: half.h
+template <> struct Traits<DType::BFloat16> : HalfTraits<HalfFormatAtRunTime> {};
 template <> struct Traits<DType::Int8> : IntegerTraits<int8_t> {};
 template <> struct Traits<DType::Uint8> : IntegerTraits<uint8_t> {};
 template <> struct Traits<DType::Int16> : IntegerTraits<int16_t> {};

@@ -266,6 +266,7 @@ void sides_and_zeros() {
 
 TEMPLATE_TEST_CASE("SIMD column kernels match the portable kernels and a trivial loop", "[simd][columns]",
                    OX_SIMD_TEST_DTYPES) {
+  simdtest::use_format_of<TestType::dtype>();
   widths_rows_offsets<TestType::dtype>();
   nan_positions<TestType::dtype>();
   uniform_columns<TestType::dtype>();

@@ -112,6 +112,7 @@ void interleaved_checks(int64_t w) {
 
 TEMPLATE_TEST_CASE("ReduceMax over rows of 3 (and 5) along an outer axis reads them straight and matches the trivial loop",
                    "[simd][columns][interleaved]", OX_SIMD_TEST_DTYPES) {
+  simdtest::use_format_of<TestType::dtype>();
   if constexpr (TestType::dtype != DType::Int16 && TestType::dtype != DType::Uint16)  // no ReduceMax kernels
     for (int64_t w : {3, 5}) interleaved_checks<TestType::dtype>(w);
 }

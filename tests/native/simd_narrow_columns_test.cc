@@ -130,5 +130,6 @@ void narrow_column_checks() {
 
 TEMPLATE_TEST_CASE("Columns narrower than a tile run as wide virtual columns and match the trivial loop",
                    "[simd][columns][narrow]", OX_SIMD_TEST_DTYPES) {
+  simdtest::use_format_of<TestType::dtype>();
   narrow_column_checks<TestType::dtype>();
 }

@@ -360,6 +360,7 @@ void all_row_checks() {
 
 TEMPLATE_TEST_CASE("SIMD row kernels match the portable kernels and a trivial loop", "[simd][rows]",
                    OX_SIMD_TEST_DTYPES) {
+  simdtest::use_format_of<TestType::dtype>();
   all_row_checks<TestType::dtype>();
 }
 

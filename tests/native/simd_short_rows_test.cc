@@ -258,15 +258,18 @@ void slices_as_rows_checks() {
 
 TEMPLATE_TEST_CASE("Slices of columns narrower than a tile run as rows and match the trivial loop",
                    "[simd][columns][short]", OX_SIMD_TEST_DTYPES) {
+  simdtest::use_format_of<TestType::dtype>();
   slices_as_rows_checks<TestType::dtype>();
 }
 
 TEMPLATE_TEST_CASE("Many small slices of a strided axis go side by side and match the trivial loop",
                    "[simd][columns][short]", OX_SIMD_TEST_DTYPES) {
+  simdtest::use_format_of<TestType::dtype>();
   slice_checks<TestType::dtype>();
 }
 
 TEMPLATE_TEST_CASE("Short rows run as columns and match the trivial loop", "[simd][rows][short]", OX_SIMD_TEST_DTYPES) {
+  simdtest::use_format_of<TestType::dtype>();
   short_row_checks<TestType::dtype>();
   nan_at_every_position<TestType::dtype>();
 }

@@ -84,5 +84,6 @@ void slices_checks() {
 TEMPLATE_TEST_CASE("ReduceMax over float slices of a few columns folds virtual rows and matches the trivial loop",
                    "[simd][columns][float-slices]", simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>,
                    simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>) {
+  simdtest::use_format_of<TestType::dtype>();
   slices_checks<TestType::dtype>();
 }

@@ -39,6 +39,16 @@ struct Tag {
 
 inline const char* name(DType d) { return ox::dtype_name(d); }
 
+// The float16/bfloat16 kernels read their format at run time (core/half.h): a suite calling them
+// directly (not through the registry's entries) names D's first.
+template <DType D>
+void use_format_of() {
+  if constexpr (D == DType::BFloat16)
+    ox::HalfFormatAtRunTime::use<ox::BFloat16Format>();
+  else
+    ox::HalfFormatAtRunTime::use<ox::Float16Format>();
+}
+
 // ---- the trivial reference ------------------------------------------------------------------
 
 // A number the reference can compare with plain C++ operators (NaN stays NaN).
