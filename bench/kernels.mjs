@@ -55,11 +55,11 @@ add('hardmax_last.float32', 'Hardmax', 'float32', [4096, 1024, 1]);
 add('hardmax_channels.float32', 'Hardmax', 'float32', [1, 21, 262144]);
 add('argmax_int64_rows', 'ArgMax', 'int64', [4096, 1024, 1]);
 // Short rows: class scores in NHWC layout (21 VOC, 150 ADE20K classes), binary and few-class heads.
-for (const t of ['float32', 'float16', 'uint8', 'float64'])
-  for (const n of [2, 3, 4, 5, 8, 10, 21, 40, 64, 150]) {
+for (const t of ['float32', 'float16', 'uint8', 'float64', 'int32'])
+  for (const n of [2, 3, 4, 5, 7, 8, 10, 21, 40, 64, 150]) {
     const rows = Math.round((5 << 20) / DTYPE[t][1] / n);
     add(`argmax_short_rows_${n}.${t}`, 'ArgMax', t, [rows, n, 1]);
-    if (t === 'float32' || t === 'uint8') add(`reducemax_short_rows_${n}.${t}`, 'ReduceMax', t, [rows, n, 1]);
+    if (t === 'float32' || t === 'uint8' || t === 'int32') add(`reducemax_short_rows_${n}.${t}`, 'ReduceMax', t, [rows, n, 1]);
   }
 add('argmax_mask_nhwc.float32', 'ArgMax', 'float32', [262144, 2, 1]);
 add('argmax_mask.float32', 'ArgMax', 'float32', [1, 2, 262144]);  // the same scores in NCHW layout
