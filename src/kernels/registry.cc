@@ -215,35 +215,29 @@ struct MaxKernels {
 };
 
 // float16 and bfloat16 share one copy of the kernels, which read the format at run time (half.h):
-// each dtype's entries name its format, then run them.
-template <class Format, class Kernels>
-struct HalfEntries {
-  static void rows(const void* x, int64_t n, int64_t length, int64_t first, void* best, int32_t* index) {
+// each entry of a half dtype names its format, then runs the shared kernel F.
+template <class Format, auto F>
+struct InFormat;
+template <class Format, class... Args, void (*F)(Args...)>
+struct InFormat<Format, F> {
+  static void run(Args... args) {
     HalfFormatAtRunTime::use<Format>();
-    Kernels::rows(x, n, length, first, best, index);
+    F(args...);
   }
-  static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first, void* best,
-                      int32_t* index) {
-    HalfFormatAtRunTime::use<Format>();
-    Kernels::columns(x, n, width, stride, first, best, index);
-  }
-  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
-    HalfFormatAtRunTime::use<Format>();
-    Kernels::slices(x, n, reduce, inner, best, index);
-  }
-  static void fill_start(void* best, int64_t count) {
-    HalfFormatAtRunTime::use<Format>();
-    Kernels::fill_start(best, count);
-  }
-  static KernelSet set() { return {&rows, &columns, &slices, &fill_start, Kernels::Columns::kTracksIndex}; }
 };
+template <class Format, class Kernels>
+KernelSet half_entries() {
+  return {&InFormat<Format, &Kernels::rows>::run, &InFormat<Format, &Kernels::columns>::run,
+          &InFormat<Format, &Kernels::slices>::run, &InFormat<Format, &Kernels::fill_start>::run,
+          Kernels::Columns::kTracksIndex};
+}
 
 // The entries of dtype D's kernels: the kernels themselves, or for float16/bfloat16 the ones that
 // name the format first. Both of those run float16's kernel code (one copy).
 template <DType D, class Kernels>
 KernelSet entries() {
-  if constexpr (D == DType::Float16) return HalfEntries<Float16Format, Kernels>::set();
-  else if constexpr (D == DType::BFloat16) return HalfEntries<BFloat16Format, Kernels>::set();
+  if constexpr (D == DType::Float16) return half_entries<Float16Format, Kernels>();
+  else if constexpr (D == DType::BFloat16) return half_entries<BFloat16Format, Kernels>();
   else return Kernels::set();
 }
 constexpr DType kernel_code_of(DType d) { return d == DType::BFloat16 ? DType::Float16 : d; }
