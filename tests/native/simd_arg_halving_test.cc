@@ -49,7 +49,6 @@ void arg_halving_checks(PlanKind kind, bool last) {
 
 TEMPLATE_TEST_CASE("ArgMax and ArgMin over short byte rows by halving keys match the trivial loop",
                    "[simd][rows][halving]", simdtest::Tag<ox::DType::Int8>, simdtest::Tag<ox::DType::Uint8>) {
-  simdtest::use_format_of<TestType::dtype>();
   for (PlanKind kind : {PlanKind::ArgMax, PlanKind::ArgMin, PlanKind::Hardmax})
     for (bool last : {false, true}) arg_halving_checks<TestType::dtype>(kind, last);
 }

@@ -71,6 +71,5 @@ void byte_slices_checks() {
 TEMPLATE_TEST_CASE("ReduceMax over byte slices narrower than a vector folds 16-row virtual rows and matches the trivial loop",
                    "[simd][columns][byte-slices]", simdtest::Tag<ox::DType::Int8>, simdtest::Tag<ox::DType::Uint8>,
                    simdtest::Tag<ox::DType::Bool>) {
-  simdtest::use_format_of<TestType::dtype>();
   byte_slices_checks<TestType::dtype>();
 }

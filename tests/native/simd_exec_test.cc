@@ -110,6 +110,5 @@ void shapes() {
 
 TEMPLATE_TEST_CASE("SIMD kernels through the chunked execution and the output write-out", "[simd][exec]",
                    OX_SIMD_TEST_DTYPES) {
-  simdtest::use_format_of<TestType::dtype>();
   shapes<TestType::dtype>();
 }

@@ -100,13 +100,11 @@ void group_arg_checks() {
 TEMPLATE_TEST_CASE("ArgMax over rows of a few dozen values by groups of rows matches the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
                    simdtest::Tag<ox::DType::Int32>) {
-  simdtest::use_format_of<TestType::dtype>();
   group_arg_checks<TestType::dtype>();
 }
 
 TEMPLATE_TEST_CASE("ReduceMax over rows of a few dozen values by groups of rows matches the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
                    simdtest::Tag<ox::DType::Int32>) {
-  simdtest::use_format_of<TestType::dtype>();
   group_max_checks<TestType::dtype>();
 }

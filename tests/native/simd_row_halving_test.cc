@@ -55,6 +55,5 @@ void halving_checks() {
 TEMPLATE_TEST_CASE("ReduceMax over short integer rows by halving matches the trivial loop", "[simd][rows][halving]",
                    simdtest::Tag<ox::DType::Int8>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Bool>,
                    simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint32>) {
-  simdtest::use_format_of<TestType::dtype>();
   halving_checks<TestType::dtype>();
 }

@@ -130,7 +130,8 @@ void nan_at_every_position() {
     using Z = ShortSizes<D>;
     std::mt19937_64 rng(static_cast<uint64_t>(D) * 6151);
     const auto payloads = nans<D>();
-    for (int64_t n : {int64_t{1}, int64_t{2}, int64_t{3}, Z::lanes - 3, Z::lanes - 1, Z::lanes, Z::lanes + 1, 2 * Z::lanes + 1}) {
+    for (int64_t n :
+         {int64_t{1}, int64_t{2}, int64_t{3}, Z::lanes - 3, Z::lanes - 1, Z::lanes, Z::lanes + 1, 2 * Z::lanes + 1}) {
       if (n < 1) continue;
       const int64_t rows = Z::tile + 1;
       for (int64_t p = 0; p < rows * n; ++p) {
