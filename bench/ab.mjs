@@ -1,0 +1,63 @@
+// End-to-end A/B of two builds in one process: this checkout's package and another checkout's (a
+// worktree of an older commit, built), called in alternation on the same JS typed arrays, so the
+// whole call (copy in, kernels, output out) is compared with machine noise falling on both alike.
+// kernels.mjs --ab compares kernels alone; this is the check for a change whose kernel gain may
+// not survive the staged path.
+//   node bench/ab.mjs --ab=/tmp/old '[["float16", [524288, 5], "ArgMax", {"axis": -1}], ...]'
+// Each case: [type, dims, op, attributes, opset?]; prints medians of µs per call and the median
+// per-round ratio other / this (> 1: this checkout faster).
+const args = process.argv.slice(2);
+const other = args.find((a) => a.startsWith('--ab='))?.slice('--ab='.length);
+const spec = args.find((a) => !a.startsWith('--'));
+if (!other || !spec) {
+  console.error("usage: node bench/ab.mjs --ab=OTHER_CHECKOUT '[[type, dims, op, attributes, opset?], ...]'");
+  process.exit(2);
+}
+const ROUNDS = 15;
+const TARGET_US = 3000; // per sample
+
+const mine = await import(new URL('../js/index.mjs', import.meta.url));
+const theirs = await import(`${other.replace(/\/$/, '')}/js/index.mjs`);
+await mine.init();
+await theirs.init();
+
+const ARRAY = {
+  float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array, int8: Int8Array,
+  uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array,
+};
+const INF_BITS = { float16: 0x7c00, bfloat16: 0x7f80 };
+
+// Deterministic values of both signs, no NaN (the same array feeds both builds).
+function input(type, dims) {
+  const n = dims.reduce((a, b) => a * b, 1);
+  const data = new ARRAY[type](n);
+  let seed = 12345;
+  for (let i = 0; i < n; i += 1) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    if (type in INF_BITS) data[i] = ((seed >>> 16) % INF_BITS[type]) | ((seed & 1) << 15);
+    else if (type.startsWith('float')) data[i] = ((seed >>> 8) - (1 << 23)) / 1024;
+    else data[i] = seed | 0; // wraps into the integer type's range
+  }
+  return { type, data, dims };
+}
+
+const sample = (pkg, c, reps) => {
+  const t0 = process.hrtime.bigint();
+  for (let k = 0; k < reps; k += 1) pkg.runNode(c.op, [c.x], c.attrs, c.opset);
+  return Number(process.hrtime.bigint() - t0) / 1e3 / reps;
+};
+const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+
+for (const [type, dims, op, attrs = {}, opset] of JSON.parse(spec)) {
+  const c = { x: input(type, dims), op, attrs, opset };
+  for (let w = 0; w < 20; w += 1) sample(mine, c, 1), sample(theirs, c, 1); // warm up both
+  const reps = Math.max(1, Math.round(TARGET_US / sample(mine, c, 3)));
+  const a = [], b = [], ratio = [];
+  for (let r = 0; r < ROUNDS; r += 1) {
+    let x, y; // this checkout's and the other's µs, the order alternating round by round
+    if (r % 2) (x = sample(mine, c, reps)), (y = sample(theirs, c, reps));
+    else (y = sample(theirs, c, reps)), (x = sample(mine, c, reps));
+    a.push(x), b.push(y), ratio.push(y / x);
+  }
+  console.log(`${op} ${type} [${dims}] ${JSON.stringify(attrs)}: this ${median(a).toFixed(2)} µs, other ${median(b).toFixed(2)} µs, other/this ${median(ratio).toFixed(3)}`);
+}
