@@ -216,6 +216,39 @@ struct ColumnScan {
     }
   }
 
+  // float16/bfloat16 (the lanes with a raw way), arg kinds: whole_rows below by the fast way first
+  // (ordered keys, a max and a compare an element, where the exact keys cost a NaN test and a
+  // select more), watched by the way's guard: a NaN shows beyond +-inf in the keys' running
+  // extremes, and then every row is decided again the exact way (the call starts fresh).
+  template <int K>
+  static bool whole_rows_fast(const Raw* x, int64_t count, Raw* best, int32_t* index) {
+    using W = typename L::template FastWay<D>;
+    using WK = typename W::K;
+    constexpr bool Keeps = W::template keeps<Last>();
+    typename W::Guard guard;
+    WK seen{};  // the best keys' running extreme in the rule's direction, for the guard
+    for (int64_t r = 0;; r += kTile) {
+      if (r > count - kTile) r = count - kTile;
+      V in[K], e[K];
+      for (int s = 0; s < K; ++s) in[s] = simd::load(x + K * r + s * kLanes);
+      simd::split_rows<K, Raw>(in, e);
+      WK k[K];
+      for (int j = 0; j < K; ++j) k[j] = W::key(e[j]);
+      guard.template row<K>(e, k);
+      WK bk = k[0];
+      RV rel{};  // the winning element: 0, or j where element j replaced
+      for (int j = 1; j < K; ++j) {
+        const RV mo = simd::opaque(simd::bits<RV>(W::template step<Last>(k[j], bk)));
+        rel = vmax(rel, simd::splat(static_cast<RowLane>(j)) & (Keeps ? ~mo : mo));
+      }
+      seen = r == 0 ? bk : vbetter<D>(seen, bk);
+      simd::store(best + r, W::raw(bk));
+      store_rows(&rel, false, 0, index + r);
+      if (r == count - kTile) break;
+    }
+    return !guard.template fails<1>(&seen);
+  }
+
   // Whole rows of K (2 .. kMaxWholeRow) elements: a binary or few-class head, [N,K] over the
   // last axis, or a pixel's channels. K loads hold kLanes rows and K - 1 shuffles per element
   // split them (simd::split_rows), so each row is a K-row column problem decided in registers by
@@ -230,6 +263,8 @@ struct ColumnScan {
   __attribute__((noinline)) static void whole_rows(const Raw* x, int64_t count, int64_t first, Raw* best, int32_t* index) {
     static_assert(K >= 2 && K <= kMaxWholeRow, "rows of two or three");
     static_assert(!kRelative || kValueVectors == 1, "a tile of narrow lanes is one vector");
+    if constexpr (Index && L::kRawWay)
+      if (whole_rows_fast<K>(x, count, best, index)) return;
     constexpr int J0 = Index ? 1 : 0;  // an arg kind's fresh state is element 0 as is
     for (int64_t r = 0;; r += kTile) {
       if (r > count - kTile) r = count - kTile;
