@@ -216,10 +216,15 @@ struct ColumnScan {
     }
   }
 
-  // float16/bfloat16 (the lanes with a raw way), arg kinds: whole_rows below by the fast way first
-  // (ordered keys, a max and a compare an element, where the exact keys cost a NaN test and a
-  // select more), watched by the way's guard: a NaN shows beyond +-inf in the keys' running
-  // extremes, and then every row is decided again the exact way (the call starts fresh).
+  // float16/bfloat16 (the lanes with a raw way) arg kinds, and float32 ArgMax (first index; the
+  // other rules stay exact for size): whole_rows below by the fast way first (float16/bfloat16:
+  // ordered keys, a max and a compare an element, where the exact keys cost a NaN test and a
+  // select more; float32: a pmax and a compare), watched by the way's guard (a NaN shows beyond
+  // +-inf in the keys' running extremes, or in float32's running sum); where it trips, every row
+  // is decided again the exact way (the call starts fresh). Kernel in cache, rows of 2 and 3:
+  // float16 1.17x and 1.43x, float32 1.14x and 1.33x faster.
+  static constexpr bool kFastWholeRows =
+      Index && (L::kRawWay || (std::is_same<Raw, float>::value && D == Direction::Max && !Last));
   template <int K>
   static bool whole_rows_fast(const Raw* x, int64_t count, Raw* best, int32_t* index) {
     using W = typename L::template FastWay<D>;
@@ -263,7 +268,7 @@ struct ColumnScan {
   __attribute__((noinline)) static void whole_rows(const Raw* x, int64_t count, int64_t first, Raw* best, int32_t* index) {
     static_assert(K >= 2 && K <= kMaxWholeRow, "rows of two or three");
     static_assert(!kRelative || kValueVectors == 1, "a tile of narrow lanes is one vector");
-    if constexpr (Index && L::kRawWay)
+    if constexpr (kFastWholeRows)
       if (whole_rows_fast<K>(x, count, best, index)) return;
     constexpr int J0 = Index ? 1 : 0;  // an arg kind's fresh state is element 0 as is
     for (int64_t r = 0;; r += kTile) {
