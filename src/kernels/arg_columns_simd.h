@@ -227,6 +227,7 @@ struct ColumnScan {
       Index && (L::kRawWay || (std::is_same<Raw, float>::value && D == Direction::Max && !Last));
   template <int K>
   static bool whole_rows_fast(const Raw* x, int64_t count, Raw* best, int32_t* index) {
+    static_assert(kValueVectors == 1, "a tile is one vector");
     using W = typename L::template FastWay<D>;
     using WK = typename W::K;
     constexpr bool Keeps = W::template keeps<Last>();
