@@ -5,7 +5,9 @@
 // not survive the staged path.
 //   node bench/ab.mjs --ab=/tmp/old '[["float16", [524288, 5], "ArgMax", {"axis": -1}], ...]'
 // Each case: [type, dims, op, attributes, opset?]; prints medians of µs per call and the median
-// per-round ratio other / this (> 1: this checkout faster).
+// per-round ratio other / this (> 1: this checkout faster). Types: those bench/lib/data.mjs makes.
+import { makeInput } from './lib/data.mjs';
+
 const args = process.argv.slice(2);
 const other = args.find((a) => a.startsWith('--ab='))?.slice('--ab='.length);
 const spec = args.find((a) => !a.startsWith('--'));
@@ -21,26 +23,6 @@ const theirs = await import(`${other.replace(/\/$/, '')}/js/index.mjs`);
 await mine.init();
 await theirs.init();
 
-const ARRAY = {
-  float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array, int8: Int8Array,
-  uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array,
-};
-const INF_BITS = { float16: 0x7c00, bfloat16: 0x7f80 };
-
-// Deterministic values of both signs, no NaN (the same array feeds both builds).
-function input(type, dims) {
-  const n = dims.reduce((a, b) => a * b, 1);
-  const data = new ARRAY[type](n);
-  let seed = 12345;
-  for (let i = 0; i < n; i += 1) {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    if (type in INF_BITS) data[i] = ((seed >>> 16) % INF_BITS[type]) | ((seed & 1) << 15);
-    else if (type.startsWith('float')) data[i] = ((seed >>> 8) - (1 << 23)) / 1024;
-    else data[i] = seed | 0; // wraps into the integer type's range
-  }
-  return { type, data, dims };
-}
-
 const sample = (pkg, c, reps) => {
   const t0 = process.hrtime.bigint();
   for (let k = 0; k < reps; k += 1) pkg.runNode(c.op, [c.x], c.attrs, c.opset);
@@ -49,7 +31,9 @@ const sample = (pkg, c, reps) => {
 const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
 
 for (const [type, dims, op, attrs = {}, opset] of JSON.parse(spec)) {
-  const c = { x: input(type, dims), op, attrs, opset };
+  // The bench's deterministic values (lib/data.mjs: no NaN), the same array for both builds.
+  const name = `${op}.${type}.${dims}`, count = dims.reduce((a, b) => a * b, 1);
+  const c = { x: { type, data: makeInput({ name, type, count }), dims }, op, attrs, opset };
   for (let w = 0; w < 20; w += 1) sample(mine, c, 1), sample(theirs, c, 1); // warm up both
   const reps = Math.max(1, Math.round(TARGET_US / sample(mine, c, 3)));
   const a = [], b = [], ratio = [];

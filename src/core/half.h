@@ -10,12 +10,10 @@ namespace ox {
 struct Float16Format {
   static constexpr uint16_t kInf = 0x7C00;    // +infinity; larger magnitudes are NaN
   static constexpr uint16_t kOne = 0x3C00;
-  static constexpr uint16_t inf() { return kInf; }
 };
 struct BFloat16Format {
   static constexpr uint16_t kInf = 0x7F80;
   static constexpr uint16_t kOne = 0x3F80;
-  static constexpr uint16_t inf() { return kInf; }
 };
 
 // The kernels run float16 and bfloat16 with one copy of their code (a copy each cost 1.6 KB of
