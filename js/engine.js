@@ -6,7 +6,7 @@
 // memory) makes the whole call a single crossing into wasm (bindings' run(), where a request
 // repeating an earlier one reuses its plan); no view or string is made per call. Hardmax's
 // one-hot output is built here from the winning indices.
-import { DTYPES, DTYPE_NAME_BY_CODE, describeValue } from './dtypes.js';
+import { DTYPE_BY_CODE, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
 import { Tensor, readTensorLike } from './tensor.js';
 import { RequestWriter } from './wire.js';
@@ -145,43 +145,34 @@ export function runNode(opType, inputs, attributes, opset) {
 function readArguments(inputs, attributes) {
   const none = { tensors: [], attrs: [] };
   if (!Array.isArray(inputs)) return { ...none, problem: `inputs must be an array of tensors, got ${describeValue(inputs)}` };
-  const tensors = [];
-  for (let k = 0; k < inputs.length; k += 1) {
+  const tensors = new Array(inputs.length);
+  for (let k = 0; k < tensors.length; k += 1) {
     const x = inputs[k];
     if (x === null || x === undefined) {
-      tensors.push(null);
+      tensors[k] = null;
       continue;
     }
     const read = readTensorLike(x);
     if (read.problem) return { ...none, problem: `input ${k} ${read.problem}` };
-    tensors.push(read);
+    tensors[k] = read;
   }
   if (attributes === undefined) return { tensors, attrs: [] };
   if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes) || attributes instanceof Map)
     return { ...none, problem: `attributes must be an object, got ${describeValue(attributes)}` };
-  const names = Object.keys(attributes);
   const attrs = [];
-  for (let a = 0; a < names.length; a += 1) {
-    const value = attributes[names[a]]; // each read once, in key order
-    if (value !== undefined) attrs.push(names[a], value);
+  for (const name in attributes) {
+    if (!Object.hasOwn(attributes, name)) continue;
+    const value = attributes[name]; // each read once, in key order
+    if (value !== undefined) attrs.push(name, value);
   }
   return { tensors, attrs };
 }
 
-// The heap view of each typed-array class: a same-class set() is a plain memcpy, with no view to
-// create per call. Other classes (Float16Array, subclasses) go through a byte view.
-const HEAP_VIEW = new Map([
-  [Float32Array, 'HEAPF32'],
-  [Float64Array, 'HEAPF64'],
-  [Int8Array, 'HEAP8'],
-  [Uint8Array, 'HEAPU8'],
-  [Int16Array, 'HEAP16'],
-  [Uint16Array, 'HEAPU16'],
-  [Int32Array, 'HEAP32'],
-  [Uint32Array, 'HEAPU32'],
-  [BigInt64Array, 'HEAP64'],
-  [BigUint64Array, 'HEAPU64'],
-]);
+// The heap view (its name) for arrays of class `cls` holding dtype `info`: a same-class set() is a
+// plain memcpy, with no view to create per call. The dtype's other class (Float16Array) has
+// none: it goes through a byte view. (Read off the dtype: a Map lookup by class was a measured
+// per-call cost.)
+const heapViewName = (cls, info) => (cls === info.array ? info.view : undefined);
 
 const bytesOf = (data) => new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 
@@ -195,8 +186,8 @@ function inputAddress(s, input) {
   // (byteOffset first: .buffer is a slow getter, and a heap view never starts at address 0)
   if (data.byteOffset !== 0 && data.buffer === views.HEAPU8.buffer) return data.byteOffset;
   if (data.byteLength > STAGING_BYTES) return 0;
-  const viewName = HEAP_VIEW.get(input.cls);
-  if (viewName) views[viewName].set(data, staging / data.BYTES_PER_ELEMENT);
+  const viewName = heapViewName(input.cls, input.info);
+  if (viewName) views[viewName].set(data, staging / input.info.bytes);
   else views.HEAPU8.set(bytesOf(data), staging);
   return staging;
 }
@@ -204,7 +195,7 @@ function inputAddress(s, input) {
 // How the input is copied into the staging buffer: through the heap view of its own class
 // (viewName), or as bytes (classes without one, e.g. Float16Array); unit = source entries per element.
 function stagingSource(input) {
-  const viewName = HEAP_VIEW.get(input.cls);
+  const viewName = heapViewName(input.cls, input.info);
   return viewName
     ? { viewName, source: input.data, unit: 1 }
     : { viewName, source: bytesOf(input.data), unit: input.info.bytes };
@@ -304,22 +295,24 @@ function response(s) {
   const words = heap(s).HEAPF64;
   const r = s.response;
   const rank = words[r + 3];
-  const dims = [];
-  for (let d = 0; d < rank; d += 1) dims.push(words[r + 4 + d]);
-  return { identity: words[r] === 1, type: DTYPE_NAME_BY_CODE[words[r + 1]], count: words[r + 2], dims };
+  const dims = new Array(rank);
+  for (let d = 0; d < rank; d += 1) dims[d] = words[r + 4 + d];
+  const info = DTYPE_BY_CODE[words[r + 1]];
+  return { identity: words[r] === 1, type: info.name, info, count: words[r + 2], dims };
 }
 
 // A Tensor of values this module produced: the constructor's checks would only re-prove them.
-function resultTensor(type, data, dims) {
-  const t = Object.create(Tensor.prototype);
-  t.type = type;
-  t.data = data;
-  t.dims = dims;
-  return t;
+// (A constructor sharing Tensor's prototype: cheaper than Object.create and three stores.)
+function ProducedTensor(type, data, dims) {
+  this.type = type;
+  this.data = data;
+  this.dims = dims;
 }
+ProducedTensor.prototype = Tensor.prototype;
+const resultTensor = (type, data, dims) => new ProducedTensor(type, data, dims);
 
 // The output's class: the input's when the dtype is the same (a Float16Array stays one).
-const outputClass = (input, type) => (type === input.type ? input.cls : DTYPES[type].array);
+const outputClass = (input, r) => (r.type === input.type ? input.cls : r.info.array);
 
 // Node's Buffer.allocUnsafeSlow: an ArrayBuffer of its own, not zeroed. For an output the caller
 // then overwrites whole, the zero fill is pure cost: [1,2,512,512]'s 2 MiB of int64 indices,
@@ -328,8 +321,8 @@ const allocUninitialized = typeof globalThis.Buffer?.allocUnsafeSlow === 'functi
 
 // A new output array; `overwritten`: the caller writes every element before anyone reads it (so
 // it may start uninitialized), else it starts zeroed.
-function newOutput(s, header, OutClass, type, count, overwritten = false) {
-  if (overwritten && allocUninitialized && count > 0 && HEAP_VIEW.has(OutClass)) {
+function newOutput(s, header, OutClass, info, count, overwritten = false) {
+  if (overwritten && allocUninitialized && count > 0 && heapViewName(OutClass, info)) {
     try {
       const buffer = allocUninitialized(count * OutClass.BYTES_PER_ELEMENT);
       if (buffer.byteLength === count * OutClass.BYTES_PER_ELEMENT) return new OutClass(buffer);
@@ -340,7 +333,7 @@ function newOutput(s, header, OutClass, type, count, overwritten = false) {
   try {
     return new OutClass(count);
   } catch (cause) {
-    failWith(s, header, `the output (${count} elements of ${type}) does not fit in memory: ${cause.message}`);
+    failWith(s, header, `the output (${count} elements of ${info.name}) does not fit in memory: ${cause.message}`);
   }
 }
 
@@ -349,17 +342,17 @@ const SMALL_OUTPUT = 8;
 // The whole output, already in the staging buffer.
 function stagedOutput(s, header, input, r) {
   const { staging } = s;
-  const OutClass = outputClass(input, r.type);
-  const viewName = HEAP_VIEW.get(OutClass);
+  const OutClass = outputClass(input, r);
+  const viewName = heapViewName(OutClass, r.info);
   if (viewName) {
     const view = heap(s)[viewName];
-    const at = staging / OutClass.BYTES_PER_ELEMENT;
+    const at = staging / r.info.bytes;
     if (r.count > SMALL_OUTPUT) return resultTensor(r.type, view.slice(at, at + r.count), r.dims);
     const out = new OutClass(r.count); // cheaper than slice() for a few elements
     for (let k = 0; k < r.count; k += 1) out[k] = view[at + k];
     return resultTensor(r.type, out, r.dims);
   }
-  const out = newOutput(s, header, OutClass, r.type, r.count);
+  const out = newOutput(s, header, OutClass, r.info, r.count);
   bytesOf(out).set(heap(s).HEAPU8.subarray(staging, staging + out.byteLength));
   return resultTensor(r.type, out, r.dims);
 }
@@ -368,7 +361,7 @@ function stagedOutput(s, header, input, r) {
 // the kernel left in wasm memory). Measured faster at every size than writing the one-hot in
 // C++ and copying it out (16 MiB: 34 vs 117 ms; 64x1000: 222 vs 696 us; [1,10]: 1.78 vs 1.90 us).
 function hardmaxOutput(s, header, OutClass, r, winners) {
-  const out = newOutput(s, header, OutClass, r.type, r.count);
+  const out = newOutput(s, header, OutClass, r.info, r.count);
   const words = heap(s).HEAPF64;
   if (r.count > 0) markWinners(s, out, r, winners, 0, words[s.step] * words[s.step + 2], 0);
   return out;
@@ -397,11 +390,11 @@ function markWinners(s, out, r, winners, first, end, windowFirst) {
 }
 
 // Output elements [begin, end) read from the core into `out`, through the staging buffer in parts.
-function readOutput(s, out, type, begin, end) {
+function readOutput(s, out, info, begin, end) {
   const { M, staging } = s;
-  const bytes = DTYPES[type].bytes;
+  const bytes = info.bytes;
   const per = Math.floor(STAGING_BYTES / bytes); // output elements per part
-  const viewName = HEAP_VIEW.get(out.constructor);
+  const viewName = heapViewName(out.constructor, info);
   const target = viewName ? out : bytesOf(out);
   const unit = viewName ? 1 : bytes; // target entries per element
   for (let at = begin; at < end; at += per) {
@@ -420,33 +413,33 @@ function compute(s, header, input, fed) {
   const r = response(s);
   const data = input.data;
   if (r.identity) return resultTensor(r.type, new input.cls(data), r.dims); // a copy, same class
-  const OutClass = outputClass(input, r.type);
+  const OutClass = outputClass(input, r);
   const winners = heap(s).HEAPF64[s.step + 3];
   if (heap(s).HEAPF64[s.window] === 1) return resultTensor(r.type, windowed(s, header, input, OutClass, r, winners), r.dims);
   if (!fed) streamInput(s, input);
 
   if (winners) return resultTensor(r.type, hardmaxOutput(s, header, OutClass, r, winners), r.dims);
-  const per = Math.floor(STAGING_BYTES / DTYPES[r.type].bytes);
+  const per = Math.floor(STAGING_BYTES / r.info.bytes);
   if (r.count <= per) {
     if (r.count > 0) check(M, M._writeOutput(staging, 0, r.count));
     return stagedOutput(s, header, input, r);
   }
-  const out = newOutput(s, header, OutClass, r.type, r.count, true);
-  readOutput(s, out, r.type, 0, r.count);
+  const out = newOutput(s, header, OutClass, r.info, r.count, true);
+  readOutput(s, out, r.info, 0, r.count);
   return resultTensor(r.type, out, r.dims);
 }
 
 // A plan whose state is windowed (a large output: ArgMax over axis 0 of [2, 16M]): the core holds
 // the state of a few outputs only, so the outputs each feed made final are read before the next.
 function windowed(s, header, input, OutClass, r, winners) {
-  const out = newOutput(s, header, OutClass, r.type, r.count, !winners); // Hardmax's starts zeroed
+  const out = newOutput(s, header, OutClass, r.info, r.count, !winners); // Hardmax's starts zeroed
   let read = 0; // states read so far
   const drain = () => {
     const words = heap(s).HEAPF64;
     const final = words[s.window + 1];
     if (final === read) return;
     if (winners) markWinners(s, out, r, winners, read, final, words[s.window + 2]);
-    else readOutput(s, out, r.type, read, final);
+    else readOutput(s, out, r.info, read, final);
     read = final;
   };
   streamInput(s, input, drain);
