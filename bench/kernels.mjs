@@ -10,11 +10,24 @@
 // others), so the kernel runs on input in L2 as it does on a staged chunk; without it the input
 // streams from memory, and a kernel's speed there can differ from the staged path's (ReduceMax
 // over float64 rows of 10 ran 1.5x faster from memory in one change and 1.05x end to end).
-// --ab puts another build's kernel (its dist/ directory, say a worktree of an older commit) in
-// the stream loop's place: both modules in one process, rounds interleaved, so the per-round
-// time ratio is steadier than two runs one after the other on a noisy machine.
+// --ab puts another build's kernel (say a worktree of an older commit) in the stream loop's
+// place: both modules in one process, rounds interleaved, so the per-round time ratio is steadier
+// than two runs one after the other on a noisy machine. DIST/ is that checkout's
+// bench/build/kernels/ (run this script there once to build it), or its dist/ for a commit from
+// before the hooks left the shipped module (7992d84 and earlier).
+// The hooks are in a build of the module of their own (CMake's ox_wasm_bench, never shipped),
+// which this script first brings up to date with the sources; OX_DIST names another directory.
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-const dist = process.env.OX_DIST ?? new URL('../dist/', import.meta.url).pathname;
+
+function benchBuild() {
+  const rootDir = new URL('..', import.meta.url).pathname;
+  const quiet = { cwd: rootDir, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } };
+  for (const [cmd, ...rest] of [['bash', 'scripts/build.sh', 'wasm'], ['cmake', '--build', 'build/wasm', '--target', 'ox_wasm_bench']])
+    if (spawnSync(cmd, rest, quiet).status !== 0) throw new Error(`kernels.mjs: ${[cmd, ...rest].join(' ')} failed`);
+  return new URL('./build/kernels/', import.meta.url).pathname;
+}
+const dist = process.env.OX_DIST ?? benchBuild();
 const load = async (dir) => {
   const { default: createOxModule } = await import(dir + 'ox.mjs');
   return createOxModule({ wasmBinary: await readFile(dir + 'ox.wasm') });
