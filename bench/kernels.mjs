@@ -18,12 +18,17 @@
 // The hooks are in a build of the module of their own (CMake's ox_wasm_bench, never shipped),
 // which this script first brings up to date with the sources; OX_DIST names another directory.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
+// Only the bench target: scripts/build.sh (which also links the shipped module) just configures
+// build/wasm when it is not yet.
 function benchBuild() {
   const rootDir = new URL('..', import.meta.url).pathname;
   const quiet = { cwd: rootDir, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } };
-  for (const [cmd, ...rest] of [['bash', 'scripts/build.sh', 'wasm'], ['cmake', '--build', 'build/wasm', '--target', 'ox_wasm_bench']])
+  const steps = [['cmake', '--build', 'build/wasm', '--target', 'ox_wasm_bench']];
+  if (!existsSync(new URL('../build/wasm/CMakeCache.txt', import.meta.url))) steps.unshift(['bash', 'scripts/build.sh', 'wasm']);
+  for (const [cmd, ...rest] of steps)
     if (spawnSync(cmd, rest, quiet).status !== 0) throw new Error(`kernels.mjs: ${[cmd, ...rest].join(' ')} failed`);
   return new URL('./build/kernels/', import.meta.url).pathname;
 }

@@ -258,7 +258,7 @@ struct ColumnScan {
   // Whole rows of K (2 .. kMaxWholeRow) elements: a binary or few-class head, [N,K] over the
   // last axis, or a pixel's channels. K loads hold kLanes rows and K - 1 shuffles per element
   // split them (simd::split_rows), so each row is a K-row column problem decided in registers by
-  // exact updates, with no scratch. An arg kind's states are fresh here (ShortRows sends arg
+  // exact updates (after the fast ways below where they hold), with no scratch. An arg kind's states are fresh here (ShortRows sends arg
   // kinds only from index 0: the caller checks starts_fresh): they start as element 0 and are not
   // read. ReduceMax's states are read and updated by all K. A count that is not a whole number of
   // tiles ends with a tile overlapping the one before: the same rows decided again, from the
