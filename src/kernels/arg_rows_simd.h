@@ -22,6 +22,7 @@ constexpr int64_t kRowBlockBytes = 16384;
 
 template <class L, class Rule, bool Index>
 struct RowScan {
+  using Lanes = L;
   using Raw = typename L::Raw;
   using V = typename L::V;
   using Tr = typename Rule::ValueTraits;

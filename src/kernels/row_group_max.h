@@ -43,7 +43,7 @@ struct RowGroupMax {
     const int64_t groups = n / kN;
     for (int64_t g = 0; g < groups; ++g) {
       const Raw* row = x + g * kN * len;
-      V e[kN];
+      E e[kN];
       bool exact = lane_maxima(row, len, e);
       const V m = RowHalving<Raw>::template halve<kN>(e);  // row r's maximum in lane r
       Raw* a = acc + g * kN;
@@ -56,8 +56,8 @@ struct RowGroupMax {
 
   // ArgMax (first index, `Set` an ArgKernels) over rows [0, done) of n rows of `length` at x, each
   // starting a fresh state (the call begins at index 0): the groups' row maxima as above, then
-  // each row's first element equal to its maximum (RowScan::find, the row still in L1) gives
-  // best[k] and index[k]. Stops before a group with a NaN (or +inf beside -inf); -0 == +0 here.
+  // each row's first element equal to its maximum (RowScan::find or find_bits, the row still in
+  // L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf beside -inf); -0 == +0 here.
   // The types above, the first-index rule only (size: ArgMin and select_last_index stay with the
   // row kernel). Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds) up
   // to 48 vectors, by measurement (kernel µs per 256 KiB in cache, before -> after): float32 rows
@@ -65,24 +65,36 @@ struct RowGroupMax {
   // of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96 10.4 -> 8.9; int32 rows of
   // 64 22.4 -> 13.7, of 80 16.5 -> 11.5, of 128 11.6 -> 10.1; at 64 vectors 4-6% slower (float32
   // rows of 256, float64 of 128).
-  static constexpr bool kArgTakes = kTakes && Set::kDirection == Direction::Max && !Set::kLast;
-  static bool arg_applies(int64_t length) { return length > Set::Short::kMaxLength && length <= 48 * kN; }
+  // float16/bfloat16 too (HalfLanes), up to 128 vectors: a row's lane-wise maxima are its raw
+  // pass's P lanes (int16 max of the bits), exact when the row's maximum is positive, where equal
+  // numbers have equal bits. A group with a row whose maximum is a zero, negative
+  // (log-probabilities) or NaN goes back to the row kernel. Kernel GB/s in cache, before ->
+  // after, float16 rows of 100 6.8 -> 15.9, of 150 9.1 -> 18.6, of 192 12.5 -> 20.8, of 384
+  // 19.3 -> 26.3, of 1000 31.8 -> 33.4 (bfloat16 alike); past 128 vectors slower (rows of 1500
+  // 0.93x, the row kernel's summary of each row amortizes there).
+  static constexpr bool kHalf = Rows::Lanes::kRawRows;
+  static constexpr bool kArgTakes = (kTakes || kHalf) && Set::kDirection == Direction::Max && !Set::kLast;
+  static bool arg_applies(int64_t length) { return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 48) * kN; }
   // The next group's pass is issued before this group's finds, so their branches (one
   // mispredicted per row, where winners fall at random) do not hold up its loads: on rows in
   // memory, float32 [13108, 80] 353 -> 293 us; in cache, rows of 80 14.5 -> 12.5 per 256 KiB.
   static int64_t arg_run(const Raw* x, int64_t n, int64_t length, Raw* best, int32_t* index) {
     const ptrdiff_t len = static_cast<ptrdiff_t>(length);
     const int64_t groups = n / kN;
-    V e[kN];
-    bool exact = groups > 0 && lane_maxima(x, len, e);
+    E e[kN];
+    bool exact = groups > 0 && group_maxima(x, len, e);
     for (int64_t g = 0; g < groups; ++g) {
       const Raw* row = x + g * kN * len;
       if (!exact) return g * kN;
-      const V m = RowHalving<Raw>::template halve<kN>(e);
-      if (g + 1 < groups) exact = lane_maxima(row + kN * len, len, e);
+      const E m = RowHalving<ElementOf>::template halve<kN>(e);
+      if constexpr (kHalf)
+        if (simd::any(m <= E{})) return g * kN;
+      if (g + 1 < groups) exact = group_maxima(row + kN * len, len, e);
       for (int r = 0; r < kN; ++r, row += len) {
         const V mr = simd::splat(static_cast<Raw>(m[r]));
-        const ptrdiff_t j = Rows::find(row, len, [mr](V v) { return v == mr; });
+        ptrdiff_t j;
+        if constexpr (kHalf) j = find_bits(row, len, mr);
+        else j = Rows::find(row, len, [mr](V v) { return v == mr; });
         best[g * kN + r] = row[j];
         index[g * kN + r] = static_cast<int32_t>(j);
       }
@@ -91,25 +103,50 @@ struct RowGroupMax {
   }
 
  private:
+  // The lanes a group's rows fold in: the values, or for float16/bfloat16 their bits as int16.
+  using ElementOf = typename std::conditional<kHalf, int16_t, Raw>::type;
+  using E = simd::Vec<ElementOf>;
   // The lane-wise maxima of N rows of len at row, len apart, into e; false where a row's Summary
   // saw a NaN (or +inf and -inf summed).
-  static bool lane_maxima(const Raw* row, ptrdiff_t len, V* e) {
+  static bool lane_maxima(const Raw* row, ptrdiff_t len, E* e) {
     bool exact = true;
     for (int r = 0; r < kN; ++r) {
       const Summary s = summary(row + r * len, len);
       exact &= !s.maybe_nan();
-      e[r] = s.ext;
+      if constexpr (kHalf) e[r] = s.p;
+      else e[r] = s.ext;
     }
     return exact;
   }
-  // The lane-wise Summary of p[0, n), n >= N: trees of four vectors, then single ones, the
-  // last vector loaded from n - N (it may overlap the one before: a max, or a NaN detector,
-  // loses nothing by a value met twice).
+  // arg_run's: float16/bfloat16's out of line (eight rows a group; its two calls inlined cost 86
+  // bytes gzipped), the others' inline (out of line and rolled, int32 and float64 rows of 64-100 ran 8-11%
+  // slower).
+  __attribute__((noinline)) static bool half_lane_maxima(const Raw* row, ptrdiff_t len, E* e) {
+    return lane_maxima(row, len, e);
+  }
+  static bool group_maxima(const Raw* row, ptrdiff_t len, E* e) {
+    if constexpr (kHalf) return half_lane_maxima(row, len, e);
+    else return lane_maxima(row, len, e);
+  }
+  // The first j in [0, len) whose bits are m's (float16/bfloat16), m in the row and len >= 4 N:
+  // four vectors a test, the last four reaching back to end at len (the ones they repeat hold no
+  // m). 88 bytes smaller than Rows::find (eight vectors a test, then a tail) and as fast on these
+  // rows; for float32 rows of 150-192 it measured 4-7% slower, so the other types keep find.
+  static ptrdiff_t find_bits(const Raw* row, ptrdiff_t len, V m) {
+    for (ptrdiff_t i = 0;; i += 4 * kN) {
+      if (i > len - 4 * kN) i = len - 4 * kN;
+      const uint64_t bits = Rows::masks4(row + i, [m](V v) { return v == m; });
+      if (bits) return i + __builtin_ctzll(bits) / static_cast<int>(sizeof(Raw));
+    }
+  }
+  // The lane-wise Summary of p[0, n), n >= N (float16/bfloat16: the raw pass): trees of four
+  // vectors, then single ones, the last vector loaded from n - N (it may overlap the one before:
+  // a max, or a NaN detector, loses nothing by a value met twice).
   static Summary summary(const Raw* p, ptrdiff_t n) {
     Summary s = Summary::of(simd::load(p + n - kN));
     ptrdiff_t i = 0;
-    for (; i + 4 * kN <= n; i += 4 * kN) s.merge(Rows::template tree<4, false>(p + i));
-    for (; i + kN < n; i += kN) s.merge(Summary::of(simd::load(p + i)));
+    for (; i + 4 * kN <= n; i += 4 * kN) Rows::template merge<kHalf>(s, Rows::template tree<4, kHalf>(p + i));
+    for (; i + kN < n; i += kN) Rows::template merge<kHalf>(s, Summary::of(simd::load(p + i)));
     return s;
   }
 };

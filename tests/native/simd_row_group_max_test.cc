@@ -21,13 +21,21 @@ std::vector<int64_t> lengths_around(int64_t lanes, std::initializer_list<int64_t
   return lengths;
 }
 
+// v made negative (or a zero negative): its sign set, or minus its magnitude.
+template <DType D>
+RawOf<D> negative_of(RawOf<D> v) {
+  if constexpr (D == DType::Float16 || D == DType::BFloat16) return static_cast<RawOf<D>>(v | 0x8000);
+  else return -std::abs(v);
+}
+
 // A row made non-positive with zeros of both signs: its maximum is a zero whose bits depend on
 // which zero comes first.
-template <class R>
-void zero_maximum(std::mt19937_64& rng, R* row, int64_t length) {
-  for (int64_t j = 0; j < length; ++j) row[j] = rng() % 3 ? -std::abs(row[j]) : R(rng() % 2 ? -0.0 : 0.0);
-  row[rng() % static_cast<uint64_t>(length)] = R(-0.0);
-  row[rng() % static_cast<uint64_t>(length)] = R(0.0);
+template <DType D>
+void zero_maximum(std::mt19937_64& rng, RawOf<D>* row, int64_t length) {
+  const RawOf<D> minus_zero = from_double<D>(-0.0), plus_zero = from_double<D>(0.0);
+  for (int64_t j = 0; j < length; ++j) row[j] = rng() % 3 ? negative_of<D>(row[j]) : rng() % 2 ? minus_zero : plus_zero;
+  row[rng() % static_cast<uint64_t>(length)] = minus_zero;
+  row[rng() % static_cast<uint64_t>(length)] = plus_zero;
 }
 
 template <DType D>
@@ -53,7 +61,7 @@ void group_max_checks() {
           }
           if (variant == 3)  // rows whose maximum is a zero, both signs present: that one, and about a third
             for (int64_t r = 0; r < rows; ++r)
-              if (r == odd_row || rng() % 3 == 0) zero_maximum(rng, buf.data + r * length, length);
+              if (r == odd_row || rng() % 3 == 0) zero_maximum<D>(rng, buf.data + r * length, length);
         }
         // The state each row continues: the starting value, a value of the mix, a zero or a NaN.
         std::vector<R> acc(static_cast<size_t>(rows));
@@ -77,7 +85,7 @@ void group_arg_checks() {
   constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 104729);
   const ox::KernelSet k = kernels(PlanKind::ArgMax, D, false);
-  for (int64_t length : lengths_around(lanes, {12, 13, 20, 48, 49}))
+  for (int64_t length : lengths_around(lanes, {12, 13, 20, 48, 49, 128, 129}))
     for (int64_t rows : {lanes - 1, lanes, lanes + 1, 3 * lanes + 1, int64_t{37}})
       for (int variant = 0; variant < 5; ++variant) {
         INFO(name(D) << " ArgMax, " << rows << " rows of " << length << ", variant " << variant);
@@ -89,7 +97,9 @@ void group_arg_checks() {
           R* row = buf.data + r * length;
           if constexpr (has_nan<D>())
             if (variant == 2 && r % 5 == 3) row[rng() % static_cast<uint64_t>(length)] = nans<D>()[rng() % nans<D>().size()];
-          if (variant == 3 && rng() % 2) zero_maximum(rng, row, length);  // the first zero wins
+          if (variant == 3 && rng() % 2) zero_maximum<D>(rng, row, length);  // the first zero wins
+          else if (variant == 3 && rng() % 2)  // wholly negative (log-probabilities), a -0 maybe
+            for (int64_t j = 0; j < length; ++j) row[j] = negative_of<D>(row[j]);
         }
         check_fresh_arg_rows<D>(k, buf.data, rows, length, true, false);
       }
@@ -99,7 +109,7 @@ void group_arg_checks() {
 
 TEMPLATE_TEST_CASE("ArgMax over rows of a few dozen values by groups of rows matches the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
-                   simdtest::Tag<ox::DType::Int32>) {
+                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
   group_arg_checks<TestType::dtype>();
 }
 
