@@ -1,12 +1,14 @@
-// ReduceMax and ArgMax over rows of a few dozen float32, float64 or int32 values ([N, 64] over
-// the last axis; a detector's [8400, 80] class scores): the row kernel (RowScan::run) pays a
-// block's fixed work per row (marks, a settle: the fold, a compare) that so short a row does not
-// amortize. Here each of N rows (N lanes) is
+// ReduceMax and ArgMax over rows of a few dozen to a few hundred float32, float64, int32, float16
+// or bfloat16 values ([N, 64] over the last axis; a detector's [8400, 80] class scores): the row
+// kernel (RowScan::run) pays a block's fixed work per row (marks, a settle: the fold, a compare)
+// that so short a row does not amortize. Here each of N rows (N lanes) is
 // reduced lane-wise as RowScan's pass does (its Summary: a pmax / max and, for floats, a NaN
 // detector), and the N lane-wise extremes fold into one vector of the N rows' maxima by halving
 // (row_halving.h), merged into the states as one vector. It stops before a group whose maxima it
 // cannot vouch for (a NaN met, or +inf and -inf summed; a zero maximum, whose bits must be the
 // first zero's): the caller runs that group through RowScan::run, row by row, and comes back.
+// float16/bfloat16 rows (eight a group) fold their raw pass's int16 maxima the same way
+// (HalfGroupMaxima below), where every row's maximum is positive.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +19,44 @@
 
 namespace ox {
 
+// float16/bfloat16 rows, eight at a time: each row's raw pass (HalfLanes' Summary, merge_raw: P,
+// the int16 max of the bits, and H for the NaN detector), the eight P vectors folded by halving
+// into m, lane r row r's int16 maximum. True when no row holds a NaN and every row's maximum is
+// positive: there m[r] is the bits of row r's maximum (equal positive numbers have equal bits).
+// Out of line, one copy for ArgMax and ReduceMax (both kinds' Summary is the max one).
+template <class Summary>
+struct HalfGroupMaxima {
+  using V = simd::Vec<uint16_t>;
+  using S = simd::Vec<int16_t>;
+  static constexpr int kN = 8;
+  __attribute__((noinline)) static bool run(const uint16_t* x, ptrdiff_t len, S* m) {
+    S e[kN];
+    bool exact = true;
+    for (int r = 0; r < kN; ++r) {
+      const Summary s = summary(x + r * len, len);
+      exact &= !s.maybe_nan();
+      e[r] = s.p;
+    }
+    *m = RowHalving<int16_t>::template halve<kN>(e);
+    return exact && !simd::any(*m <= S{});
+  }
+
+ private:
+  // The raw Summary of p[0, n), n >= N, as RowGroupMax::summary (trees of four vectors).
+  static Summary of(const uint16_t* q) { return Summary::of(simd::load(q)); }
+  static Summary summary(const uint16_t* p, ptrdiff_t n) {
+    Summary s = of(p + n - kN);
+    ptrdiff_t i = 0;
+    for (; i + 4 * kN <= n; i += 4 * kN) {
+      Summary a = of(p + i), b = of(p + i + 2 * kN);
+      a.merge_raw(of(p + i + kN)), b.merge_raw(of(p + i + 3 * kN));
+      a.merge_raw(b), s.merge_raw(a);
+    }
+    for (; i + kN < n; i += kN) s.merge_raw(of(p + i));
+    return s;
+  }
+};
+
 template <class Set>
 struct RowGroupMax {
   using Raw = typename Set::Raw;
@@ -24,8 +64,9 @@ struct RowGroupMax {
   using Summary = typename Rows::Summary;
   using V = simd::Vec<Raw>;
   static constexpr int kN = simd::kBytes / sizeof(Raw);
-  static constexpr bool kTakes =
-      std::is_same<Raw, float>::value || std::is_same<Raw, double>::value || std::is_same<Raw, int32_t>::value;
+  static constexpr bool kHalf = Rows::Lanes::kRawRows;  // float16/bfloat16 bits (HalfLanes)
+  static constexpr bool kTakes = std::is_same<Raw, float>::value || std::is_same<Raw, double>::value ||
+                                 std::is_same<Raw, int32_t>::value || kHalf;
 
   // The lengths it takes: rows longer than the short-row path's (ShortRows, 6 vectors; it comes
   // first) up to 64 vectors. Kernel µs per 256 KiB of rows in L1/L2, before -> after: float32
@@ -33,7 +74,11 @@ struct RowGroupMax {
   // rows of 16 16 -> 7.5, of 32 9.9 -> 5.6, of 128 5.5 -> 4.6; int32 rows of 32 7.9 -> 5.4, of
   // 64 5.0 -> 4.1, of 256 3.9 -> 3.5. Past 64 vectors level; taking the short-row path's lengths
   // as well was slower for float32 rows of 12-16 (11 -> 14-19) and int32 rows of 12.
-  static bool applies(int64_t length) { return length > Set::Short::kMaxLength && length <= 64 * kN; }
+  // float16/bfloat16 up to 128 vectors (kernel GB/s in cache, before -> after: rows of 49 7.0 ->
+  // 18.0, of 64 9.7 -> 23.7, of 100 13.2 -> 27.5, of 150 18.0 -> 29.8, of 256 27.7 -> 38.2, of
+  // 512 38.0 -> 43.3, of 1024 43.2 -> 47.1; bfloat16 alike; 2-5% past that). A group goes back
+  // where a row's maximum is not positive (HalfGroupMaxima) or a state is a negative NaN.
+  static bool applies(int64_t length) { return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 64) * kN; }
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
   // k), ReduceMax's rule), applies(length) holding; returns done, a multiple of N: every whole
@@ -45,11 +90,20 @@ struct RowGroupMax {
       const Raw* row = x + g * kN * len;
       E e[kN];
       bool exact = lane_maxima(row, len, e);
-      const V m = RowHalving<Raw>::template halve<kN>(e);  // row r's maximum in lane r
+      const E m = maxima_of(e);  // row r's maximum in lane r
       Raw* a = acc + g * kN;
-      if constexpr (std::is_floating_point<Raw>::value) exact = exact && !simd::any(m == V{});
-      if (!exact) return g * kN;
-      simd::store(a, vmax(simd::load(a), m));  // a NaN state stays (NaN < m is false)
+      if constexpr (kHalf) {
+        // A positive maximum beats every state but a NaN: a positive NaN is above it as int16 too,
+        // a negative one (-1023 .. -1 as int16 for float16) is not, so such a state goes back.
+        const E state = simd::bits<E>(simd::load(a));
+        exact = exact && !simd::any((state > simd::splat(static_cast<int16_t>(Rows::Lanes::neg_inf()))) & (state < E{}));
+        if (!exact) return g * kN;
+        simd::store(a, simd::bits<V>(vmax(state, m)));
+      } else {
+        if constexpr (std::is_floating_point<Raw>::value) exact = exact && !simd::any(m == V{});
+        if (!exact) return g * kN;
+        simd::store(a, vmax(simd::load(a), m));  // a NaN state stays (NaN < m is false)
+      }
     }
     return groups * kN;
   }
@@ -57,23 +111,19 @@ struct RowGroupMax {
   // ArgMax (first index, `Set` an ArgKernels) over rows [0, done) of n rows of `length` at x, each
   // starting a fresh state (the call begins at index 0): the groups' row maxima as above, then
   // each row's first element equal to its maximum (RowScan::find or find_bits, the row still in
-  // L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf beside -inf); -0 == +0 here.
-  // The types above, the first-index rule only (size: ArgMin and select_last_index stay with the
+  // L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf beside -inf); -0 ==
+  // +0 here. The types above, the first-index rule only (size: ArgMin and select_last_index stay with the
   // row kernel). Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds) up
   // to 48 vectors, by measurement (kernel µs per 256 KiB in cache, before -> after): float32 rows
   // of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of 192 10.4 -> 9.1; float64 rows
   // of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96 10.4 -> 8.9; int32 rows of
   // 64 22.4 -> 13.7, of 80 16.5 -> 11.5, of 128 11.6 -> 10.1; at 64 vectors 4-6% slower (float32
   // rows of 256, float64 of 128).
-  // float16/bfloat16 too (HalfLanes), up to 128 vectors: a row's lane-wise maxima are its raw
-  // pass's P lanes (int16 max of the bits), exact when the row's maximum is positive, where equal
-  // numbers have equal bits. A group with a row whose maximum is a zero, negative
-  // (log-probabilities) or NaN goes back to the row kernel. Kernel GB/s in cache, before ->
-  // after, float16 rows of 100 6.8 -> 15.9, of 150 9.1 -> 18.6, of 192 12.5 -> 20.8, of 384
-  // 19.3 -> 26.3, of 1000 31.8 -> 33.4 (bfloat16 alike); past 128 vectors slower (rows of 1500
-  // 0.93x, the row kernel's summary of each row amortizes there).
-  static constexpr bool kHalf = Rows::Lanes::kRawRows;
-  static constexpr bool kArgTakes = (kTakes || kHalf) && Set::kDirection == Direction::Max && !Set::kLast;
+  // float16/bfloat16 up to 128 vectors, where every row's maximum is positive (HalfGroupMaxima):
+  // kernel GB/s in cache, before -> after, float16 rows of 100 6.8 -> 15.9, of 150 9.1 -> 18.6,
+  // of 192 12.5 -> 20.8, of 384 19.3 -> 26.3, of 1000 31.8 -> 33.4 (bfloat16 alike); past 128
+  // vectors slower (rows of 1500 0.93x: the row kernel's summary amortizes there).
+  static constexpr bool kArgTakes = kTakes && Set::kDirection == Direction::Max && !Set::kLast;
   static bool arg_applies(int64_t length) { return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 48) * kN; }
   // The next group's pass is issued before this group's finds, so their branches (one
   // mispredicted per row, where winners fall at random) do not hold up its loads: on rows in
@@ -82,14 +132,12 @@ struct RowGroupMax {
     const ptrdiff_t len = static_cast<ptrdiff_t>(length);
     const int64_t groups = n / kN;
     E e[kN];
-    bool exact = groups > 0 && group_maxima(x, len, e);
+    bool exact = groups > 0 && lane_maxima(x, len, e);
     for (int64_t g = 0; g < groups; ++g) {
       const Raw* row = x + g * kN * len;
       if (!exact) return g * kN;
-      const E m = RowHalving<ElementOf>::template halve<kN>(e);
-      if constexpr (kHalf)
-        if (simd::any(m <= E{})) return g * kN;
-      if (g + 1 < groups) exact = group_maxima(row + kN * len, len, e);
+      const E m = maxima_of(e);
+      if (g + 1 < groups) exact = lane_maxima(row + kN * len, len, e);
       for (int r = 0; r < kN; ++r, row += len) {
         const V mr = simd::splat(static_cast<Raw>(m[r]));
         ptrdiff_t j;
@@ -104,29 +152,27 @@ struct RowGroupMax {
 
  private:
   // The lanes a group's rows fold in: the values, or for float16/bfloat16 their bits as int16.
-  using ElementOf = typename std::conditional<kHalf, int16_t, Raw>::type;
-  using E = simd::Vec<ElementOf>;
+  using E = simd::Vec<typename std::conditional<kHalf, int16_t, Raw>::type>;
   // The lane-wise maxima of N rows of len at row, len apart, into e; false where a row's Summary
-  // saw a NaN (or +inf and -inf summed).
+  // saw a NaN (or +inf and -inf summed). float16/bfloat16: e[0] is already the rows' maxima
+  // (HalfGroupMaxima), false also where one is not positive.
   static bool lane_maxima(const Raw* row, ptrdiff_t len, E* e) {
-    bool exact = true;
-    for (int r = 0; r < kN; ++r) {
-      const Summary s = summary(row + r * len, len);
-      exact &= !s.maybe_nan();
-      if constexpr (kHalf) e[r] = s.p;
-      else e[r] = s.ext;
+    if constexpr (kHalf) {
+      return HalfGroupMaxima<Summary>::run(row, len, e);
+    } else {
+      bool exact = true;
+      for (int r = 0; r < kN; ++r) {
+        const Summary s = summary(row + r * len, len);
+        exact &= !s.maybe_nan();
+        e[r] = s.ext;
+      }
+      return exact;
     }
-    return exact;
   }
-  // arg_run's: float16/bfloat16's out of line (eight rows a group; its two calls inlined cost 86
-  // bytes gzipped), the others' inline (out of line and rolled, int32 and float64 rows of 64-100 ran 8-11%
-  // slower).
-  __attribute__((noinline)) static bool half_lane_maxima(const Raw* row, ptrdiff_t len, E* e) {
-    return lane_maxima(row, len, e);
-  }
-  static bool group_maxima(const Raw* row, ptrdiff_t len, E* e) {
-    if constexpr (kHalf) return half_lane_maxima(row, len, e);
-    else return lane_maxima(row, len, e);
+  // Row r's maximum in lane r, from lane_maxima's e.
+  static E maxima_of(E* e) {
+    if constexpr (kHalf) return e[0];
+    else return RowHalving<Raw>::template halve<kN>(e);
   }
   // The first j in [0, len) whose bits are m's (float16/bfloat16), m in the row and len >= 4 N:
   // four vectors a test, the last four reaching back to end at len (the ones they repeat hold no
@@ -139,14 +185,14 @@ struct RowGroupMax {
       if (bits) return i + __builtin_ctzll(bits) / static_cast<int>(sizeof(Raw));
     }
   }
-  // The lane-wise Summary of p[0, n), n >= N (float16/bfloat16: the raw pass): trees of four
-  // vectors, then single ones, the last vector loaded from n - N (it may overlap the one before:
-  // a max, or a NaN detector, loses nothing by a value met twice).
+  // The lane-wise Summary of p[0, n), n >= N: trees of four vectors, then single ones, the
+  // last vector loaded from n - N (it may overlap the one before: a max, or a NaN detector,
+  // loses nothing by a value met twice).
   static Summary summary(const Raw* p, ptrdiff_t n) {
     Summary s = Summary::of(simd::load(p + n - kN));
     ptrdiff_t i = 0;
-    for (; i + 4 * kN <= n; i += 4 * kN) Rows::template merge<kHalf>(s, Rows::template tree<4, kHalf>(p + i));
-    for (; i + kN < n; i += kN) Rows::template merge<kHalf>(s, Summary::of(simd::load(p + i)));
+    for (; i + 4 * kN <= n; i += 4 * kN) s.merge(Rows::template tree<4, false>(p + i));
+    for (; i + kN < n; i += kN) s.merge(Summary::of(simd::load(p + i)));
     return s;
   }
 };

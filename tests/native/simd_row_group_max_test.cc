@@ -59,9 +59,11 @@ void group_max_checks() {
             const auto n = nans<D>();
             odd[rng() % static_cast<uint64_t>(length)] = n[rng() % n.size()];
           }
-          if (variant == 3)  // rows whose maximum is a zero, both signs present: that one, and about a third
-            for (int64_t r = 0; r < rows; ++r)
+          if (variant == 3)  // rows whose maximum is a zero, both signs present: that one, and about a third;
+            for (int64_t r = 0; r < rows; ++r)  // about a third wholly negative (a -0 maybe)
               if (r == odd_row || rng() % 3 == 0) zero_maximum<D>(rng, buf.data + r * length, length);
+              else if (rng() % 2)
+                for (int64_t j = 0; j < length; ++j) buf.data[r * length + j] = negative_of<D>(buf.data[r * length + j]);
         }
         // The state each row continues: the starting value, a value of the mix, a zero or a NaN.
         std::vector<R> acc(static_cast<size_t>(rows));
@@ -70,9 +72,9 @@ void group_max_checks() {
           R& a = acc[static_cast<size_t>(r)];
           const uint64_t pick = rng() % 8;
           if (pick < 3) a = random_value<D>(rng, mix);
-          if (pick == 3) a = R(rng() % 2 ? -0.0 : 0.0);
+          if (pick == 3) a = from_double<D>(rng() % 2 ? -0.0 : 0.0);
           if constexpr (has_nan<D>())
-            if (pick == 4 && rng() % 4 == 0) a = nans<D>()[0];
+            if (pick == 4 && rng() % 4 == 0) a = nans<D>()[rng() % nans<D>().size()];  // either sign
         }
         check_max_rows<D>(k, buf.data, rows, length, acc);
       }
@@ -115,6 +117,6 @@ TEMPLATE_TEST_CASE("ArgMax over rows of a few dozen values by groups of rows mat
 
 TEMPLATE_TEST_CASE("ReduceMax over rows of a few dozen values by groups of rows matches the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
-                   simdtest::Tag<ox::DType::Int32>) {
+                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
   group_max_checks<TestType::dtype>();
 }
