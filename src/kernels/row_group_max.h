@@ -26,7 +26,6 @@ namespace ox {
 // Out of line, one copy for ArgMax and ReduceMax (both kinds' Summary is the max one).
 template <class Summary>
 struct HalfGroupMaxima {
-  using V = simd::Vec<uint16_t>;
   using S = simd::Vec<int16_t>;
   static constexpr int kN = 8;
   __attribute__((noinline)) static bool run(const uint16_t* x, ptrdiff_t len, S* m) {
@@ -78,7 +77,9 @@ struct RowGroupMax {
   // 18.0, of 64 9.7 -> 23.7, of 100 13.2 -> 27.5, of 150 18.0 -> 29.8, of 256 27.7 -> 38.2, of
   // 512 38.0 -> 43.3, of 1024 43.2 -> 47.1; bfloat16 alike; 2-5% past that). A group goes back
   // where a row's maximum is not positive (HalfGroupMaxima) or a state is a negative NaN.
-  static bool applies(int64_t length) { return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 64) * kN; }
+  static bool applies(int64_t length) {
+    return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 64) * kN;
+  }
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
   // k), ReduceMax's rule), applies(length) holding; returns done, a multiple of N: every whole
@@ -96,7 +97,8 @@ struct RowGroupMax {
         // A positive maximum beats every state but a NaN: a positive NaN is above it as int16 too,
         // a negative one (-1023 .. -1 as int16 for float16) is not, so such a state goes back.
         const E state = simd::bits<E>(simd::load(a));
-        exact = exact && !simd::any((state > simd::splat(static_cast<int16_t>(Rows::Lanes::neg_inf()))) & (state < E{}));
+        const E neg_inf = simd::splat(static_cast<int16_t>(Rows::Lanes::neg_inf()));
+        exact = exact && !simd::any((state > neg_inf) & (state < E{}));
         if (!exact) return g * kN;
         simd::store(a, simd::bits<V>(vmax(state, m)));
       } else {
@@ -112,8 +114,8 @@ struct RowGroupMax {
   // starting a fresh state (the call begins at index 0): the groups' row maxima as above, then
   // each row's first element equal to its maximum (RowScan::find or find_bits, the row still in
   // L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf beside -inf); -0 ==
-  // +0 here. The types above, the first-index rule only (size: ArgMin and select_last_index stay with the
-  // row kernel). Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds) up
+  // +0 here. The types above, the first-index rule only (size: ArgMin and select_last_index stay
+  // with the row kernel). Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds) up
   // to 48 vectors, by measurement (kernel µs per 256 KiB in cache, before -> after): float32 rows
   // of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of 192 10.4 -> 9.1; float64 rows
   // of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96 10.4 -> 8.9; int32 rows of
@@ -124,7 +126,9 @@ struct RowGroupMax {
   // of 192 12.5 -> 20.8, of 384 19.3 -> 26.3, of 1000 31.8 -> 33.4 (bfloat16 alike); past 128
   // vectors slower (rows of 1500 0.93x: the row kernel's summary amortizes there).
   static constexpr bool kArgTakes = kTakes && Set::kDirection == Direction::Max && !Set::kLast;
-  static bool arg_applies(int64_t length) { return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 48) * kN; }
+  static bool arg_applies(int64_t length) {
+    return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 48) * kN;
+  }
   // The next group's pass is issued before this group's finds, so their branches (one
   // mispredicted per row, where winners fall at random) do not hold up its loads: on rows in
   // memory, float32 [13108, 80] 353 -> 293 us; in cache, rows of 80 14.5 -> 12.5 per 256 KiB.
