@@ -59,11 +59,18 @@ void group_max_checks() {
             const auto n = nans<D>();
             odd[rng() % static_cast<uint64_t>(length)] = n[rng() % n.size()];
           }
-          if (variant == 3)  // rows whose maximum is a zero, both signs present: that one, and about a third;
-            for (int64_t r = 0; r < rows; ++r)  // about a third wholly negative (a -0 maybe)
-              if (r == odd_row || rng() % 3 == 0) zero_maximum<D>(rng, buf.data + r * length, length);
-              else if (rng() % 2)
-                for (int64_t j = 0; j < length; ++j) buf.data[r * length + j] = negative_of<D>(buf.data[r * length + j]);
+          // Rows whose maximum is a zero, both signs present (that one, and about a third), and
+          // about a third wholly negative (a -0 maybe).
+          if (variant == 3) {
+            for (int64_t r = 0; r < rows; ++r) {
+              R* row = buf.data + r * length;
+              if (r == odd_row || rng() % 3 == 0) {
+                zero_maximum<D>(rng, row, length);
+              } else if (rng() % 2) {
+                for (int64_t j = 0; j < length; ++j) row[j] = negative_of<D>(row[j]);
+              }
+            }
+          }
         }
         // The state each row continues: the starting value, a value of the mix, a zero or a NaN.
         std::vector<R> acc(static_cast<size_t>(rows));
