@@ -76,7 +76,9 @@ struct RowGroupMax {
   // float16/bfloat16 up to 128 vectors (kernel GB/s in cache, before -> after: rows of 49 7.0 ->
   // 18.0, of 64 9.7 -> 23.7, of 100 13.2 -> 27.5, of 150 18.0 -> 29.8, of 256 27.7 -> 38.2, of
   // 512 38.0 -> 43.3, of 1024 43.2 -> 47.1; bfloat16 alike; 2-5% past that). A group goes back
-  // where a row's maximum is not positive (HalfGroupMaxima) or a state is a negative NaN.
+  // where a row's maximum is not positive (HalfGroupMaxima) or a state is a negative NaN. (Their
+  // rows of 33-48, the short-row path's, ran 1.13-1.28x faster grouped in the kernel alone, but
+  // taking them first there costs 72 bytes gzipped; not measured end to end.)
   static bool applies(int64_t length) {
     return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 64) * kN;
   }
@@ -124,7 +126,9 @@ struct RowGroupMax {
   // float16/bfloat16 up to 128 vectors, where every row's maximum is positive (HalfGroupMaxima):
   // kernel GB/s in cache, before -> after, float16 rows of 100 6.8 -> 15.9, of 150 9.1 -> 18.6,
   // of 192 12.5 -> 20.8, of 384 19.3 -> 26.3, of 1000 31.8 -> 33.4 (bfloat16 alike); past 128
-  // vectors slower (rows of 1500 0.93x: the row kernel's summary amortizes there).
+  // vectors slower (rows of 1500 0.93x: the row kernel's summary amortizes there). The short-row
+  // path's lengths stay there: rows of 65-96 ran 1.1-1.27x faster grouped in the kernel alone,
+  // but 0.86-0.89x end to end over several staged chunks ([16384, 72..96]).
   static constexpr bool kArgTakes = kTakes && Set::kDirection == Direction::Max && !Set::kLast;
   static bool arg_applies(int64_t length) {
     return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 48) * kN;
