@@ -1,9 +1,10 @@
-// ReduceMax and ArgMax over rows of a few dozen values by groups of N rows folded by
-// halving (kernels/row_group_max.h), through the kernel set's row entry, against the trivial loop: lengths
-// around both ends of the path's range (the lengths it does not take check the paths they do
-// take), row counts around the group of N, groups it must hand back (a NaN, +inf beside -inf, a
-// zero maximum of either sign) amid groups it keeps, and carried states: NaN, zeros, values above
-// and below the rows' maxima.
+// ReduceMax and ArgMax over rows of a few dozen to a few hundred values by groups of N rows
+// folded by halving (kernels/row_group_max.h), through the kernel set's row entry, against the
+// trivial loop: lengths around both ends of the path's range (the lengths it does not take check
+// the paths they do take), row counts around the group of N, groups it must hand back (a NaN,
+// +inf beside -inf, a zero maximum of either sign; for float16/bfloat16 also a wholly negative
+// row) amid groups it keeps, and carried states: NaN of either sign, zeros, values above and
+// below the rows' maxima.
 #include <catch2/catch.hpp>
 
 #include "row_checks.h"
