@@ -62,8 +62,13 @@ struct RowGroupMax {
   using Rows = typename Set::Rows;
   using Summary = typename Rows::Summary;
   using V = simd::Vec<Raw>;
+  using Mark = typename Summary::Mark;
   static constexpr int kN = simd::kBytes / sizeof(Raw);
   static constexpr bool kHalf = Rows::Lanes::kRawRows;  // float16/bfloat16 bits (HalfLanes)
+  // ArgMax over float32 rows locates each row's winner by marks (locate below): one per four
+  // vectors of the row and one for its tail, rows of up to 48 vectors.
+  static constexpr bool kMarked = std::is_same<Raw, float>::value;
+  static constexpr int kMaxMarks = kMarked ? 48 / 4 + 1 : 1;
   static constexpr bool kTakes = std::is_same<Raw, float>::value || std::is_same<Raw, double>::value ||
                                  std::is_same<Raw, int32_t>::value || kHalf;
 
@@ -114,15 +119,15 @@ struct RowGroupMax {
 
   // ArgMax (first index, `Set` an ArgKernels) over rows [0, done) of n rows of `length` at x, each
   // starting a fresh state (the call begins at index 0): the groups' row maxima as above, then
-  // each row's first element equal to its maximum (RowScan::find or find_bits, the row still in
-  // L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf beside -inf); -0 ==
-  // +0 here. The types above, the first-index rule only (size: ArgMin and select_last_index stay
-  // with the row kernel). Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds) up
-  // to 48 vectors, by measurement (kernel µs per 256 KiB in cache, before -> after): float32 rows
-  // of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of 192 10.4 -> 9.1; float64 rows
-  // of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96 10.4 -> 8.9; int32 rows of
-  // 64 22.4 -> 13.7, of 80 16.5 -> 11.5, of 128 11.6 -> 10.1; at 64 vectors 4-6% slower (float32
-  // rows of 256, float64 of 128).
+  // each row's first element equal to its maximum (locate for float32, find_bits for the others;
+  // the row still in L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf
+  // beside -inf); -0 == +0 here. The types above, the first-index rule only (size: ArgMin and
+  // select_last_index stay with the row kernel). Lengths past the short-row path's (ShortRows: 12
+  // vectors for the arg kinds) up to 48 vectors, by measurement (kernel µs per 256 KiB in cache,
+  // before -> after): float32 rows of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of
+  // 192 10.4 -> 9.1; float64 rows of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96
+  // 10.4 -> 8.9; int32 rows of 64 22.4 -> 13.7, of 80 16.5 -> 11.5, of 128 11.6 -> 10.1; at 64
+  // vectors 4-6% slower (float32 rows of 256, float64 of 128).
   // float16/bfloat16 up to 128 vectors, where every row's maximum is positive (HalfGroupMaxima):
   // kernel GB/s in cache, before -> after, float16 rows of 100 6.8 -> 15.9, of 150 9.1 -> 18.6,
   // of 192 12.5 -> 20.8, of 384 19.3 -> 26.3, of 1000 31.8 -> 33.4 (bfloat16 alike); past 128
@@ -140,17 +145,19 @@ struct RowGroupMax {
     const ptrdiff_t len = static_cast<ptrdiff_t>(length);
     const int64_t groups = n / kN;
     E e[kN];
-    bool exact = groups > 0 && lane_maxima(x, len, e);
+    Mark marks[2][kN * kMaxMarks];  // this group's rows' marks and the next one's
+    bool exact = groups > 0 && arg_maxima(x, len, e, marks[0]);
     for (int64_t g = 0; g < groups; ++g) {
       const Raw* row = x + g * kN * len;
       if (!exact) return g * kN;
       const E m = maxima_of(e);
-      if (g + 1 < groups) exact = lane_maxima(row + kN * len, len, e);
-      for (int r = 0; r < kN; ++r, row += len) {
+      if (g + 1 < groups) exact = arg_maxima(row + kN * len, len, e, marks[(g + 1) & 1]);
+      const Mark* mark = marks[g & 1];
+      for (int r = 0; r < kN; ++r, row += len, mark += kMaxMarks) {
         const V mr = simd::splat(static_cast<Raw>(m[r]));
         ptrdiff_t j;
-        if constexpr (kHalf) j = find_bits(row, len, mr);
-        else j = Rows::find(row, len, [mr](V v) { return v == mr; });
+        if constexpr (kMarked) j = locate(row, len, mark, mr);
+        else j = find_bits(row, len, mr);
         best[g * kN + r] = row[j];
         index[g * kN + r] = static_cast<int32_t>(j);
       }
@@ -177,21 +184,75 @@ struct RowGroupMax {
       return exact;
     }
   }
+  // ArgMax's lane maxima: float32 rows' with their marks (marked_summary), the others' as
+  // lane_maxima.
+  static bool arg_maxima(const Raw* row, ptrdiff_t len, E* e, Mark* marks) {
+    if constexpr (kMarked) {
+      bool exact = true;
+      for (int r = 0; r < kN; ++r) {
+        const Summary s = marked_summary(row + r * len, len, marks + r * kMaxMarks);
+        exact &= !s.maybe_nan();
+        e[r] = s.ext;
+      }
+      return exact;
+    } else {
+      return lane_maxima(row, len, e);
+    }
+  }
   // Row r's maximum in lane r, from lane_maxima's e.
   static E maxima_of(E* e) {
     if constexpr (kHalf) return e[0];
     else return RowHalving<Raw>::template halve<kN>(e);
   }
-  // The first j in [0, len) whose bits are m's (float16/bfloat16), m in the row and len >= 4 N:
-  // four vectors a test, the last four reaching back to end at len (the ones they repeat hold no
-  // m). 88 bytes smaller than Rows::find (eight vectors a test, then a tail) and as fast on these
-  // rows; for float32 rows of 150-192 it measured 4-7% slower, so the other types keep find.
+  // The first j in [0, len) where row[j] is m (float64, int32, float16/bfloat16), m in the row and
+  // len >= 4 N: four vectors a test, the last four reaching back to end at len (the ones they
+  // repeat hold no m). Smaller than Rows::find (eight vectors a test, then a tail), and end to end
+  // level with it for float64 (1.0-1.12x) and float16; int32 rows of 64-192 0.96-1.01x, keeping
+  // Rows::find for them costs 118 bytes gzipped.
   static ptrdiff_t find_bits(const Raw* row, ptrdiff_t len, V m) {
     for (ptrdiff_t i = 0;; i += 4 * kN) {
       if (i > len - 4 * kN) i = len - 4 * kN;
       const uint64_t bits = Rows::masks4(row + i, [m](V v) { return v == m; });
       if (bits) return i + __builtin_ctzll(bits) / static_cast<int>(sizeof(Raw));
     }
+  }
+  // The first j in [0, len) where row[j] is m, the row's maximum: the first of the row's marks
+  // holding m (one bit per mark, as many marks as the length gives: no branch on the values),
+  // then that mark's four vectors (the tail's four reaching back to end at len: the ones they
+  // repeat hold no m). A search that stops at the winner pays a mispredicted branch a row, where
+  // winners fall at random. End to end (bench/ab.mjs) against find_bits/Rows::find: float32
+  // [8400, 80] 1.12-1.13x, [13108, 80] 1.14x, [16384, 64] 1.13x, [32768, 49] 1.18x, [8192, 150]
+  // 1.07x, [8192, 192] 1.06x. For int32 and float64 (1.17x, 1.09x) and float16 (1.12x; rows of
+  // 384 0.96x) it measured faster too, but cost ~1 KB gzipped more.
+  static ptrdiff_t locate(const Raw* row, ptrdiff_t len, const Mark* marks, V m) {
+    const int count = static_cast<int>((len + 4 * kN - 1) / (4 * kN));
+    uint64_t held = 0;
+    for (int g = 0; g < count; ++g) held |= uint64_t{simd::any(Summary::holds(marks[g], m))} << g;
+    const ptrdiff_t start = static_cast<ptrdiff_t>(__builtin_ctzll(held)) * 4 * kN;
+    const ptrdiff_t at = start < len - 4 * kN ? start : len - 4 * kN;
+    const uint64_t bits = Rows::masks4(row + at, [m](V v) { return v == m; });
+    return at + __builtin_ctzll(bits) / static_cast<int>(sizeof(Raw));
+  }
+  // summary's pass with a mark per tree of four vectors (their lane-wise extreme) and one for
+  // the tail's vectors; n >= 4 N (rows past the short-row path's). (ReduceMax keeps summary: the
+  // marks' stores and the tail's own Summary are ArgMax's only.)
+  static Summary marked_summary(const Raw* p, ptrdiff_t n, Mark* marks) {
+    Summary s = Rows::template tree<4, false>(p);
+    marks[0] = s.mark();
+    ptrdiff_t i = 4 * kN;
+    int g = 1;
+    for (; i + 4 * kN <= n; i += 4 * kN, ++g) {
+      const Summary t = Rows::template tree<4, false>(p + i);
+      marks[g] = t.mark();
+      s.merge(t);
+    }
+    if (i < n) {
+      Summary t = Summary::of(simd::load(p + n - kN));
+      for (; i + kN < n; i += kN) t.merge(Summary::of(simd::load(p + i)));
+      marks[g] = t.mark();
+      s.merge(t);
+    }
+    return s;
   }
   // The lane-wise Summary of p[0, n), n >= N: trees of four vectors, then single ones, the
   // last vector loaded from n - N (it may overlap the one before: a max, or a NaN detector,
