@@ -65,10 +65,12 @@ struct RowGroupMax {
   using Mark = typename Summary::Mark;
   static constexpr int kN = simd::kBytes / sizeof(Raw);
   static constexpr bool kHalf = Rows::Lanes::kRawRows;  // float16/bfloat16 bits (HalfLanes)
+  // The longest rows ArgMax takes here, in vectors (arg_applies).
+  static constexpr int kArgVectors = kHalf ? 128 : 48;
   // ArgMax over float32 rows locates each row's winner by marks (locate below): one per four
-  // vectors of the row and one for its tail, rows of up to 48 vectors.
+  // vectors of the row and one for its tail.
   static constexpr bool kMarked = std::is_same<Raw, float>::value;
-  static constexpr int kMaxMarks = kMarked ? 48 / 4 + 1 : 1;
+  static constexpr int kMaxMarks = kMarked ? kArgVectors / 4 + 1 : 1;
   static constexpr bool kTakes = std::is_same<Raw, float>::value || std::is_same<Raw, double>::value ||
                                  std::is_same<Raw, int32_t>::value || kHalf;
 
@@ -136,7 +138,7 @@ struct RowGroupMax {
   // but 0.86-0.89x end to end over several staged chunks ([16384, 72..96]).
   static constexpr bool kArgTakes = kTakes && Set::kDirection == Direction::Max && !Set::kLast;
   static bool arg_applies(int64_t length) {
-    return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 48) * kN;
+    return length > Set::Short::kMaxLength && length <= kArgVectors * kN;
   }
   // The next group's pass is issued before this group's finds, so their branches (one
   // mispredicted per row, where winners fall at random) do not hold up its loads: on rows in
