@@ -140,20 +140,21 @@ struct RowGroupMax {
   static bool arg_applies(int64_t length) {
     return length > Set::Short::kMaxLength && length <= kArgVectors * kN;
   }
-  // The next group's pass is issued before this group's finds, so their branches (one
-  // mispredicted per row, where winners fall at random) do not hold up its loads: on rows in
-  // memory, float32 [13108, 80] 353 -> 293 us; in cache, rows of 80 14.5 -> 12.5 per 256 KiB.
+  // The next group's pass is issued before this group's finds, so their branches (find_bits'
+  // exit, mispredicted about once a row where winners fall at random) do not hold up its loads:
+  // on rows in memory, float32 [13108, 80] 353 -> 293 us (with Rows::find then); in cache, rows
+  // of 80 14.5 -> 12.5 per 256 KiB.
   static int64_t arg_run(const Raw* x, int64_t n, int64_t length, Raw* best, int32_t* index) {
     const ptrdiff_t len = static_cast<ptrdiff_t>(length);
     const int64_t groups = n / kN;
     E e[kN];
     Mark marks[2][kN * kMaxMarks];  // this group's rows' marks and the next one's
-    bool exact = groups > 0 && arg_maxima(x, len, e, marks[0]);
+    bool exact = groups > 0 && lane_maxima<kMarked>(x, len, e, marks[0]);
     for (int64_t g = 0; g < groups; ++g) {
       const Raw* row = x + g * kN * len;
       if (!exact) return g * kN;
       const E m = maxima_of(e);
-      if (g + 1 < groups) exact = arg_maxima(row + kN * len, len, e, marks[(g + 1) & 1]);
+      if (g + 1 < groups) exact = lane_maxima<kMarked>(row + kN * len, len, e, marks[(g + 1) & 1]);
       const Mark* mark = marks[g & 1];
       for (int r = 0; r < kN; ++r, row += len, mark += kMaxMarks) {
         const V mr = simd::splat(static_cast<Raw>(m[r]));
@@ -171,34 +172,21 @@ struct RowGroupMax {
   // The lanes a group's rows fold in: the values, or for float16/bfloat16 their bits as int16.
   using E = simd::Vec<typename std::conditional<kHalf, int16_t, Raw>::type>;
   // The lane-wise maxima of N rows of len at row, len apart, into e; false where a row's Summary
-  // saw a NaN (or +inf and -inf summed). float16/bfloat16: e[0] is already the rows' maxima
+  // saw a NaN (or +inf and -inf summed). Marked (ArgMax over float32): each row's marks too, at
+  // marks + r * kMaxMarks (marked_summary). float16/bfloat16: e[0] is already the rows' maxima
   // (HalfGroupMaxima), false also where one is not positive.
-  static bool lane_maxima(const Raw* row, ptrdiff_t len, E* e) {
+  template <bool Marked = false>
+  static bool lane_maxima(const Raw* row, ptrdiff_t len, E* e, Mark* marks = nullptr) {
     if constexpr (kHalf) {
       return HalfGroupMaxima<Summary>::run(row, len, e);
     } else {
       bool exact = true;
       for (int r = 0; r < kN; ++r) {
-        const Summary s = summary(row + r * len, len);
+        const Summary s = row_summary<Marked>(row + r * len, len, Marked ? marks + r * kMaxMarks : nullptr);
         exact &= !s.maybe_nan();
         e[r] = s.ext;
       }
       return exact;
-    }
-  }
-  // ArgMax's lane maxima: float32 rows' with their marks (marked_summary), the others' as
-  // lane_maxima.
-  static bool arg_maxima(const Raw* row, ptrdiff_t len, E* e, Mark* marks) {
-    if constexpr (kMarked) {
-      bool exact = true;
-      for (int r = 0; r < kN; ++r) {
-        const Summary s = marked_summary(row + r * len, len, marks + r * kMaxMarks);
-        exact &= !s.maybe_nan();
-        e[r] = s.ext;
-      }
-      return exact;
-    } else {
-      return lane_maxima(row, len, e);
     }
   }
   // Row r's maximum in lane r, from lane_maxima's e.
@@ -234,6 +222,11 @@ struct RowGroupMax {
     const ptrdiff_t at = start < len - 4 * kN ? start : len - 4 * kN;
     const uint64_t bits = Rows::masks4(row + at, [m](V v) { return v == m; });
     return at + __builtin_ctzll(bits) / static_cast<int>(sizeof(Raw));
+  }
+  template <bool Marked>
+  static Summary row_summary(const Raw* p, ptrdiff_t n, Mark* marks) {
+    if constexpr (Marked) return marked_summary(p, n, marks);
+    else return summary(p, n);
   }
   // summary's pass with a mark per tree of four vectors (their lane-wise extreme) and one for
   // the tail's vectors; n >= 4 N (rows past the short-row path's). (ReduceMax keeps summary: the
