@@ -67,9 +67,9 @@ struct RowGroupMax {
   static constexpr bool kHalf = Rows::Lanes::kRawRows;  // float16/bfloat16 bits (HalfLanes)
   // The longest rows ArgMax takes here, in vectors (arg_applies).
   static constexpr int kArgVectors = kHalf ? 128 : 48;
-  // ArgMax over float32 rows locates each row's winner by marks (locate below): one per four
-  // vectors of the row and one for its tail.
-  static constexpr bool kMarked = std::is_same<Raw, float>::value;
+  // ArgMax over float32, float64 and int32 rows locates each row's winner by marks (locate
+  // below): one per four vectors of the row and one for its tail.
+  static constexpr bool kMarked = !kHalf;
   static constexpr int kMaxMarks = kMarked ? kArgVectors / 4 + 1 : 1;
   static constexpr bool kTakes = std::is_same<Raw, float>::value || std::is_same<Raw, double>::value ||
                                  std::is_same<Raw, int32_t>::value || kHalf;
@@ -121,7 +121,7 @@ struct RowGroupMax {
 
   // ArgMax (first index, `Set` an ArgKernels) over rows [0, done) of n rows of `length` at x, each
   // starting a fresh state (the call begins at index 0): the groups' row maxima as above, then
-  // each row's first element equal to its maximum (locate for float32, find_bits for the others;
+  // each row's first element equal to its maximum (locate, or find_bits for float16/bfloat16;
   // the row still in L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf
   // beside -inf); -0 == +0 here. The types above, the first-index rule only (size: ArgMin and
   // select_last_index stay with the row kernel). Lengths past the short-row path's (ShortRows: 12
@@ -194,11 +194,9 @@ struct RowGroupMax {
     if constexpr (kHalf) return e[0];
     else return RowHalving<Raw>::template halve<kN>(e);
   }
-  // The first j in [0, len) where row[j] is m (float64, int32, float16/bfloat16), m in the row and
-  // len >= 4 N: four vectors a test, the last four reaching back to end at len (the ones they
-  // repeat hold no m). Smaller than Rows::find (eight vectors a test, then a tail), and end to end
-  // level with it for float64 (1.0-1.12x) and float16; int32 rows of 64-192 0.96-1.01x, keeping
-  // Rows::find for them costs 118 bytes gzipped.
+  // The first j in [0, len) where row[j] is m (float16/bfloat16), m in the row and len >= 4 N:
+  // four vectors a test, the last four reaching back to end at len (the ones they repeat hold no
+  // m). Smaller than Rows::find (eight vectors a test, then a tail), and end to end level with it.
   static ptrdiff_t find_bits(const Raw* row, ptrdiff_t len, V m) {
     for (ptrdiff_t i = 0;; i += 4 * kN) {
       if (i > len - 4 * kN) i = len - 4 * kN;
@@ -212,8 +210,9 @@ struct RowGroupMax {
   // repeat hold no m). A search that stops at the winner pays a mispredicted branch a row, where
   // winners fall at random. End to end (bench/ab.mjs) against find_bits/Rows::find: float32
   // [8400, 80] 1.12-1.13x, [13108, 80] 1.14x, [16384, 64] 1.13x, [32768, 49] 1.18x, [8192, 150]
-  // 1.07x, [8192, 192] 1.06x. For int32 and float64 (1.17x, 1.09x) and float16 (1.12x; rows of
-  // 384 0.96x) it measured faster too, but cost ~1 KB gzipped more.
+  // 1.07x, [8192, 192] 1.06x; int32 [13108, 80] 1.13x, [16384, 64] 1.21x, [8192, 150] 1.07x;
+  // float64 [8400, 80] 1.06x, [16384, 49] 1.11x, [8192, 96] 1.06x, [4096, 192] level (against
+  // find_bits). float16 (1.12x; rows of 384 0.96x) measured faster too, at ~0.5 KB gzipped more.
   static ptrdiff_t locate(const Raw* row, ptrdiff_t len, const Mark* marks, V m) {
     const int count = static_cast<int>((len + 4 * kN - 1) / (4 * kN));
     uint64_t held = 0;
