@@ -27,12 +27,17 @@ namespace ox {
 template <class Summary>
 struct HalfGroupMaxima {
   using S = simd::Vec<int16_t>;
+  using Mark = typename Summary::Mark;
   static constexpr int kN = 8;
-  __attribute__((noinline)) static bool run(const uint16_t* x, ptrdiff_t len, S* m) {
+  // MarkStride (ArgMax's marks for RowGroupMax::locate, 0 for none): row r's marks at marks + r *
+  // MarkStride, one per tree of four vectors (its raw mark) and one for the tail. (A copy with
+  // marks and one without: ReduceMax paying for the marks' test ran 0.88-0.9x end to end.)
+  template <int MarkStride>
+  __attribute__((noinline)) static bool run(const uint16_t* x, ptrdiff_t len, S* m, Mark* marks) {
     S e[kN];
     bool exact = true;
     for (int r = 0; r < kN; ++r) {
-      const Summary s = summary(x + r * len, len);
+      const Summary s = summary<MarkStride != 0>(x + r * len, len, marks + r * MarkStride);
       exact &= !s.maybe_nan();
       e[r] = s.p;
     }
@@ -41,15 +46,24 @@ struct HalfGroupMaxima {
   }
 
  private:
-  // The raw Summary of p[0, n), n >= N, as RowGroupMax::summary (trees of four vectors).
+  // The raw Summary of p[0, n), n >= 4 N, as RowGroupMax::summary (trees of four vectors), and
+  // if Marked a mark per tree and one for the tail's vectors.
   static Summary of(const uint16_t* q) { return Summary::of(simd::load(q)); }
-  static Summary summary(const uint16_t* p, ptrdiff_t n) {
+  template <bool Marked>
+  static Summary summary(const uint16_t* p, ptrdiff_t n, Mark* marks) {
     Summary s = of(p + n - kN);
     ptrdiff_t i = 0;
-    for (; i + 4 * kN <= n; i += 4 * kN) {
+    for (int g = 0; i + 4 * kN <= n; i += 4 * kN, ++g) {
       Summary a = of(p + i), b = of(p + i + 2 * kN);
       a.merge_raw(of(p + i + kN)), b.merge_raw(of(p + i + 3 * kN));
-      a.merge_raw(b), s.merge_raw(a);
+      a.merge_raw(b);
+      if constexpr (Marked) marks[g] = a.mark_raw();
+      s.merge_raw(a);
+    }
+    if (Marked && i < n) {  // the tail's mark: its vectors, the last one reaching back to end at n
+      Summary t = of(p + n - kN);
+      for (ptrdiff_t j = i; j + kN < n; j += kN) t.merge_raw(of(p + j));
+      marks[i / (4 * kN)] = t.mark_raw();
     }
     for (; i + kN < n; i += kN) s.merge_raw(of(p + i));
     return s;
@@ -67,10 +81,11 @@ struct RowGroupMax {
   static constexpr bool kHalf = Rows::Lanes::kRawRows;  // float16/bfloat16 bits (HalfLanes)
   // The longest rows ArgMax takes here, in vectors (arg_applies).
   static constexpr int kArgVectors = kHalf ? 128 : 48;
-  // ArgMax over float32, float64 and int32 rows locates each row's winner by marks (locate
-  // below): one per four vectors of the row and one for its tail.
-  static constexpr bool kMarked = !kHalf;
-  static constexpr int kMaxMarks = kMarked ? kArgVectors / 4 + 1 : 1;
+  // ArgMax locates each row's winner by marks (locate below): one per four vectors of the row and
+  // one for its tail, in rows of up to kMarkedVectors (float16/bfloat16 rows longer than that
+  // search with find_bits: marks measured 0.93-0.97x there end to end, rows of 384 and 1000).
+  static constexpr int kMarkedVectors = kHalf ? 32 : kArgVectors;
+  static constexpr int kMaxMarks = kMarkedVectors / 4 + 1;
   static constexpr bool kTakes = std::is_same<Raw, float>::value || std::is_same<Raw, double>::value ||
                                  std::is_same<Raw, int32_t>::value || kHalf;
 
@@ -121,8 +136,8 @@ struct RowGroupMax {
 
   // ArgMax (first index, `Set` an ArgKernels) over rows [0, done) of n rows of `length` at x, each
   // starting a fresh state (the call begins at index 0): the groups' row maxima as above, then
-  // each row's first element equal to its maximum (locate, or find_bits for float16/bfloat16;
-  // the row still in L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf
+  // each row's first element equal to its maximum (locate, or find_bits for float16/bfloat16
+  // rows past kMarkedVectors; the row still in L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf
   // beside -inf); -0 == +0 here. The types above, the first-index rule only (size: ArgMin and
   // select_last_index stay with the row kernel). Lengths past the short-row path's (ShortRows: 12
   // vectors for the arg kinds) up to 48 vectors, by measurement (kernel µs per 256 KiB in cache,
@@ -135,40 +150,45 @@ struct RowGroupMax {
   // of 192 12.5 -> 20.8, of 384 19.3 -> 26.3, of 1000 31.8 -> 33.4 (bfloat16 alike); past 128
   // vectors slower (rows of 1500 0.93x: the row kernel's summary amortizes there). The short-row
   // path's lengths stay there: rows of 65-96 ran 1.1-1.27x faster grouped in the kernel alone,
-  // but 0.86-0.89x end to end over several staged chunks ([16384, 72..96]).
+  // but 0.86-0.89x end to end over several staged chunks ([16384, 72..96]) with find_bits, and
+  // level (0.96-1.03x) with marks.
   static constexpr bool kArgTakes = kTakes && Set::kDirection == Direction::Max && !Set::kLast;
   static bool arg_applies(int64_t length) {
     return length > Set::Short::kMaxLength && length <= kArgVectors * kN;
   }
-  // The next group's pass is issued before this group's finds, so their branches (find_bits'
+  // The next group's pass is issued before this group's finds, so their branches (the search's
   // exit, mispredicted about once a row where winners fall at random) do not hold up its loads:
   // on rows in memory, float32 [13108, 80] 353 -> 293 us (with Rows::find then); in cache, rows
   // of 80 14.5 -> 12.5 per 256 KiB.
   static int64_t arg_run(const Raw* x, int64_t n, int64_t length, Raw* best, int32_t* index) {
+    if constexpr (kHalf)
+      if (length > kMarkedVectors * kN) return arg_groups<false>(x, n, length, best, index);
+    return arg_groups<true>(x, n, length, best, index);
+  }
+
+ private:
+  template <bool Marked>
+  static int64_t arg_groups(const Raw* x, int64_t n, int64_t length, Raw* best, int32_t* index) {
     const ptrdiff_t len = static_cast<ptrdiff_t>(length);
     const int64_t groups = n / kN;
     E e[kN];
-    Mark marks[2][kN * kMaxMarks];  // this group's rows' marks and the next one's
-    bool exact = groups > 0 && lane_maxima<kMarked>(x, len, e, marks[0]);
+    Mark marks[2][Marked ? kN * kMaxMarks : 1];  // this group's rows' marks and the next one's
+    bool exact = groups > 0 && lane_maxima<Marked>(x, len, e, marks[0]);
     for (int64_t g = 0; g < groups; ++g) {
       const Raw* row = x + g * kN * len;
       if (!exact) return g * kN;
       const E m = maxima_of(e);
-      if (g + 1 < groups) exact = lane_maxima<kMarked>(row + kN * len, len, e, marks[(g + 1) & 1]);
+      if (g + 1 < groups) exact = lane_maxima<Marked>(row + kN * len, len, e, marks[(g + 1) & 1]);
       const Mark* mark = marks[g & 1];
-      for (int r = 0; r < kN; ++r, row += len, mark += kMaxMarks) {
+      for (int r = 0; r < kN; ++r, row += len, mark += Marked ? kMaxMarks : 0) {
         const V mr = simd::splat(static_cast<Raw>(m[r]));
-        ptrdiff_t j;
-        if constexpr (kMarked) j = locate(row, len, mark, mr);
-        else j = find_bits(row, len, mr);
+        const ptrdiff_t j = Marked ? locate(row, len, mark, mr) : find_bits(row, len, mr);
         best[g * kN + r] = row[j];
         index[g * kN + r] = static_cast<int32_t>(j);
       }
     }
     return groups * kN;
   }
-
- private:
   // The lanes a group's rows fold in: the values, or for float16/bfloat16 their bits as int16.
   using E = simd::Vec<typename std::conditional<kHalf, int16_t, Raw>::type>;
   // The lane-wise maxima of N rows of len at row, len apart, into e; false where a row's Summary
@@ -178,7 +198,7 @@ struct RowGroupMax {
   template <bool Marked = false>
   static bool lane_maxima(const Raw* row, ptrdiff_t len, E* e, Mark* marks = nullptr) {
     if constexpr (kHalf) {
-      return HalfGroupMaxima<Summary>::run(row, len, e);
+      return HalfGroupMaxima<Summary>::template run<Marked ? kMaxMarks : 0>(row, len, e, marks);
     } else {
       bool exact = true;
       for (int r = 0; r < kN; ++r) {
@@ -194,9 +214,9 @@ struct RowGroupMax {
     if constexpr (kHalf) return e[0];
     else return RowHalving<Raw>::template halve<kN>(e);
   }
-  // The first j in [0, len) where row[j] is m (float16/bfloat16), m in the row and len >= 4 N:
-  // four vectors a test, the last four reaching back to end at len (the ones they repeat hold no
-  // m). Smaller than Rows::find (eight vectors a test, then a tail), and end to end level with it.
+  // The first j in [0, len) where row[j] is m (float16/bfloat16 rows past kMarkedVectors), m in
+  // the row and len >= 4 N: four vectors a test, the last four reaching back to end at len (the
+  // ones they repeat hold no m).
   static ptrdiff_t find_bits(const Raw* row, ptrdiff_t len, V m) {
     for (ptrdiff_t i = 0;; i += 4 * kN) {
       if (i > len - 4 * kN) i = len - 4 * kN;
@@ -211,8 +231,9 @@ struct RowGroupMax {
   // winners fall at random. End to end (bench/ab.mjs) against find_bits/Rows::find: float32
   // [8400, 80] 1.12-1.13x, [13108, 80] 1.14x, [16384, 64] 1.13x, [32768, 49] 1.18x, [8192, 150]
   // 1.07x, [8192, 192] 1.06x; int32 [13108, 80] 1.13x, [16384, 64] 1.21x, [8192, 150] 1.07x;
-  // float64 [8400, 80] 1.06x, [16384, 49] 1.11x, [8192, 96] 1.06x, [4096, 192] level (against
-  // find_bits). float16 (1.12x; rows of 384 0.96x) measured faster too, at ~0.5 KB gzipped more.
+  // float64 [8400, 80] 1.06x, [16384, 49] 1.11x, [8192, 96] 1.06x, [4096, 192] level; float16
+  // [16384, 100] 1.15x, [8192, 150] 1.11x, [8192, 192] 1.14x, bfloat16 [8192, 256] 1.06x
+  // (against find_bits).
   static ptrdiff_t locate(const Raw* row, ptrdiff_t len, const Mark* marks, V m) {
     const int count = static_cast<int>((len + 4 * kN - 1) / (4 * kN));
     uint64_t held = 0;
