@@ -178,14 +178,15 @@ struct MaxKernels {
       if (done == n) return;
       in += done * length, a += done, n -= done;
     }
-    if (Short::applies(n, length)) return Short::run(in, n, length, 1, 0, a, nullptr);
+    using Grouped = RowGroupMax<MaxKernels>;  // float16/bfloat16 from rows of 33, before the short rows
+    if (Short::applies(n, length) && !(L::kRawRows && Grouped::applies(length)))
+      return Short::run(in, n, length, 1, 0, a, nullptr);
     if (length < min_simd_row<L>()) return max_rows_portable<Tr>(in, n, length, a);
     // float16/bfloat16 pay more per row (a raw pass first, L::kRawRows): issuing the next row's
     // summary before this row's settle, as the arg kinds do, pays there ([4096,1024] 23-25 ->
     // 26-27 GB/s, a 256 KiB chunk of it 41-43 -> 48); for the other types it measured 3-14%
     // slower (int32 chunk 83-86 -> 74-78), so they keep one run per row. (Where RowGroupMax
     // takes the length, it goes first for them too.)
-    using Grouped = RowGroupMax<MaxKernels>;
     if constexpr (L::kRawRows)
       if (!Grouped::applies(length) && length <= Rows::kBlock) return Rows::short_runs(in, n, length, 0, a, nullptr);
     for (int64_t k = 0; k < n;) {

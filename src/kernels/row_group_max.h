@@ -98,11 +98,12 @@ struct RowGroupMax {
   // float16/bfloat16 up to 128 vectors (kernel GB/s in cache, before -> after: rows of 49 7.0 ->
   // 18.0, of 64 9.7 -> 23.7, of 100 13.2 -> 27.5, of 150 18.0 -> 29.8, of 256 27.7 -> 38.2, of
   // 512 38.0 -> 43.3, of 1024 43.2 -> 47.1; bfloat16 alike; 2-5% past that). A group goes back
-  // where a row's maximum is not positive (HalfGroupMaxima) or a state is a negative NaN. (Their
-  // rows of 33-48, the short-row path's, ran 1.13-1.28x faster grouped in the kernel alone, but
-  // taking them first there costs 72 bytes gzipped; not measured end to end.)
+  // where a row's maximum is not positive (HalfGroupMaxima) or a state is a negative NaN. Their
+  // rows of 33-48 too, before the short-row path: end to end float16 [32768, 33] 1.06x, [32768,
+  // 40] 1.10x, [32768, 48] 1.17x, bfloat16 [32768, 36] 1.09x, float16 [512, 512, 40] 1.09x (rows
+  // of 17-32 measured 0.92-1.0x: the short-row path keeps them).
   static bool applies(int64_t length) {
-    return length > Set::Short::kMaxLength && length <= (kHalf ? 128 : 64) * kN;
+    return length > (kHalf ? 4 * kN : Set::Short::kMaxLength) && length <= (kHalf ? 128 : 64) * kN;
   }
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row

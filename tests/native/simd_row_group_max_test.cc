@@ -45,7 +45,7 @@ void group_max_checks() {
   constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
   const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
-  for (int64_t length : lengths_around(lanes, {6, 7, 13, 32, 64, 65}))
+  for (int64_t length : lengths_around(lanes, {4, 5, 6, 7, 13, 32, 64, 65}))
     for (int64_t rows : {lanes - 1, lanes, lanes + 1, 3 * lanes + 1, int64_t{37}})
       for (int variant = 0; variant < 5; ++variant) {
         INFO(name(D) << " " << rows << " rows of " << length << ", variant " << variant);
