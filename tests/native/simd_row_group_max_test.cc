@@ -22,11 +22,13 @@ std::vector<int64_t> lengths_around(int64_t lanes, std::initializer_list<int64_t
   return lengths;
 }
 
-// v made negative (or a zero negative): its sign set, or minus its magnitude.
+// v made negative (or a zero negative): its sign set, or minus its magnitude; for an unsigned
+// type, into the low half of its range.
 template <DType D>
 RawOf<D> negative_of(RawOf<D> v) {
   if constexpr (D == DType::Float16 || D == DType::BFloat16) return static_cast<RawOf<D>>(v | 0x8000);
-  else return -std::abs(v);
+  else if constexpr (std::is_unsigned<RawOf<D>>::value) return static_cast<RawOf<D>>(v >> 1);
+  else return static_cast<RawOf<D>>(-std::abs(v));
 }
 
 // A row made non-positive with zeros of both signs: its maximum is a zero whose bits depend on
@@ -119,12 +121,14 @@ void group_arg_checks() {
 
 TEMPLATE_TEST_CASE("ArgMax over rows of a few dozen values by groups of rows matches the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
-                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
+                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Int8>,
+                   simdtest::Tag<ox::DType::Uint32>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
   group_arg_checks<TestType::dtype>();
 }
 
 TEMPLATE_TEST_CASE("ReduceMax over rows of a few dozen values by groups of rows matches the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
-                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
+                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Float16>,
+                   simdtest::Tag<ox::DType::BFloat16>) {
   group_max_checks<TestType::dtype>();
 }
