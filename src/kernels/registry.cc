@@ -167,6 +167,7 @@ template <class Tr, class L>
 struct MaxKernels {
   using Raw = typename Tr::Raw;
   using Rule = ArgRule<Tr, Direction::Max, false>;
+  static constexpr Direction kDirection = Direction::Max;
   using Rows = RowScan<L, Rule, false>;
   using Columns = ColumnScan<L, Rule, false>;
   using Short = ShortRows<Columns>;

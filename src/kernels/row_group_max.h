@@ -139,12 +139,13 @@ struct RowGroupMax {
     return groups * kN;
   }
 
-  // ArgMax (first index, `Set` an ArgKernels) over rows [0, done) of n rows of `length` at x, each
-  // starting a fresh state (the call begins at index 0): the groups' row maxima as above, then
-  // each row's first element equal to its maximum (locate, or find_bits for float16/bfloat16
-  // rows past kMarkedVectors; the row still in L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf
-  // beside -inf); -0 == +0 here. The types above, the first-index rule only (size: ArgMin and
-  // select_last_index stay with the row kernel). Lengths past the short-row path's (ShortRows: 12
+  // ArgMax or ArgMin (first index, `Set` an ArgKernels; for ArgMin read "minimum" for
+  // "maximum") over rows [0, done) of n rows of `length` at x, each starting a fresh state (the
+  // call begins at index 0): the groups' row maxima as above, then each row's first element
+  // equal to its maximum (locate, or find_bits for float16/bfloat16 rows past kMarkedVectors;
+  // the row still in L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf
+  // beside -inf); -0 == +0 here. The types above, the first-index rule only (size:
+  // select_last_index stays with the row kernel). Lengths past the short-row path's (ShortRows: 12
   // vectors for the arg kinds) up to 48 vectors, by measurement (kernel µs per 256 KiB in cache,
   // before -> after): float32 rows of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of
   // 192 10.4 -> 9.1; float64 rows of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96
@@ -157,7 +158,11 @@ struct RowGroupMax {
   // path's lengths stay there: rows of 65-96 ran 1.1-1.27x faster grouped in the kernel alone,
   // but 0.86-0.89x end to end over several staged chunks ([16384, 72..96]) with find_bits, and
   // level (0.96-1.03x) with marks.
-  static constexpr bool kArgTakes = kTakes && Set::kDirection == Direction::Max && !Set::kLast;
+  // ArgMin too (distances: the nearest of a few dozen centroids), by row minima, but for
+  // float16/bfloat16 (HalfGroupMaxima is a max): end to end float32 [8400, 80] 1.37-1.38x,
+  // [16384, 64] 1.30x, [32768, 49] 1.53x, [8192, 150] 1.22x; float64 [8400, 80] 1.20x, int32
+  // [16384, 64] 1.30x, uint8 [16384, 200] 1.32x; [4096, 1024] level. +0 KB gzipped (-0.2).
+  static constexpr bool kArgTakes = kTakes && !Set::kLast && (Set::kDirection == Direction::Max || !kHalf);
   static bool arg_applies(int64_t length) {
     return length > Set::Short::kMaxLength && length <= kArgVectors * kN;
   }
@@ -217,7 +222,7 @@ struct RowGroupMax {
   // Row r's maximum in lane r, from lane_maxima's e.
   static E maxima_of(E* e) {
     if constexpr (kHalf) return e[0];
-    else return RowHalving<Raw>::template halve<kN>(e);
+    else return RowHalving<Raw>::template halve<kN, Set::kDirection>(e);
   }
   // The first j in [0, len) where row[j] is m (float16/bfloat16 rows past kMarkedVectors), m in
   // the row and len >= 4 N: four vectors a test, the last four reaching back to end at len (the

@@ -93,16 +93,17 @@ struct RowHalving {
   }
   // Count vectors v[0, Count), each holding N / Count rows' partial maxima, folded in place:
   // rounds of units of 8 bytes, 4, 2, 1, while a unit is at least a lane. Row r's maximum ends in
-  // lane r.
-  template <int Count>
+  // lane r. (D: minima instead, for a group of ArgMin rows.)
+  template <int Count, Direction D = Direction::Max>
   static V halve(V* v) {
     constexpr int kUnitBytes = simd::kBytes / 2 / (kN / Count);  // 8 in the first round
     if constexpr (Count == 1) {
       return v[0];
     } else {
       using U = typename simd::SignedOf<kUnitBytes>::type;  // only its size matters
-      for (int p = 0; p < Count / 2; ++p) v[p] = vmax(units<U, 0>(v[2 * p], v[2 * p + 1]), units<U, 1>(v[2 * p], v[2 * p + 1]));
-      return halve<Count / 2>(v);
+      for (int p = 0; p < Count / 2; ++p)
+        v[p] = vbetter<D>(units<U, 0>(v[2 * p], v[2 * p + 1]), units<U, 1>(v[2 * p], v[2 * p + 1]));
+      return halve<Count / 2, D>(v);
     }
   }
 };
