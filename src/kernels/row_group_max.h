@@ -144,8 +144,9 @@ struct RowGroupMax {
   // call begins at index 0): the groups' row maxima as above, then each row's first element
   // equal to its maximum (locate, or find_bits for float16/bfloat16 rows past kMarkedVectors;
   // the row still in L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf
-  // beside -inf); -0 == +0 here. The types above, the first-index rule only (size:
-  // select_last_index stays with the row kernel). Lengths past the short-row path's (ShortRows: 12
+  // beside -inf); -0 == +0 here. The types above, under either tie rule (select_last_index: the
+  // last mark holding the maximum, the last match in it) but for float16/bfloat16, whose ArgMin
+  // and select_last_index stay with the row kernel. Lengths past the short-row path's (ShortRows: 12
   // vectors for the arg kinds) up to 48 vectors, by measurement (kernel µs per 256 KiB in cache,
   // before -> after): float32 rows of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of
   // 192 10.4 -> 9.1; float64 rows of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96
@@ -162,7 +163,9 @@ struct RowGroupMax {
   // float16/bfloat16 (HalfGroupMaxima is a max): end to end float32 [8400, 80] 1.37-1.38x,
   // [16384, 64] 1.30x, [32768, 49] 1.53x, [8192, 150] 1.22x; float64 [8400, 80] 1.20x, int32
   // [16384, 64] 1.30x, uint8 [16384, 200] 1.32x; [4096, 1024] level. +0 KB gzipped (-0.2).
-  static constexpr bool kArgTakes = kTakes && !Set::kLast && (Set::kDirection == Direction::Max || !kHalf);
+  // select_last_index too: float32 ArgMax [8400, 80] 1.30x, ArgMin [16384, 64] 1.25x, int32
+  // [16384, 64] 1.22x, uint8 [16384, 200] 1.47x, float64 [8400, 80] 1.18x; +0.1 KB gzipped.
+  static constexpr bool kArgTakes = kTakes && (!kHalf || (Set::kDirection == Direction::Max && !Set::kLast));
   static bool arg_applies(int64_t length) {
     return length > Set::Short::kMaxLength && length <= kArgVectors * kN;
   }
@@ -237,8 +240,10 @@ struct RowGroupMax {
   // The first j in [0, len) where row[j] is m, the row's maximum: the first of the row's marks
   // holding m (one bit per mark, as many marks as the length gives: no branch on the values),
   // then that mark's four vectors (the tail's four reaching back to end at len: the ones they
-  // repeat hold no m). A search that stops at the winner pays a mispredicted branch a row, where
-  // winners fall at random. End to end (bench/ab.mjs) against find_bits/Rows::find: float32
+  // repeat hold no m). Under select_last_index the last j: the last mark holding m, the last
+  // match in its four vectors (a reach-back window ends at len, so it holds the row's last m).
+  // A search that stops at the winner pays a mispredicted branch a row, where winners fall at
+  // random. End to end (bench/ab.mjs) against find_bits/Rows::find: float32
   // [8400, 80] 1.12-1.13x, [13108, 80] 1.14x, [16384, 64] 1.13x, [32768, 49] 1.18x, [8192, 150]
   // 1.07x, [8192, 192] 1.06x; int32 [13108, 80] 1.13x, [16384, 64] 1.21x, [8192, 150] 1.07x;
   // float64 [8400, 80] 1.06x, [16384, 49] 1.11x, [8192, 96] 1.06x, [4096, 192] level; float16
@@ -248,10 +253,13 @@ struct RowGroupMax {
     const int count = static_cast<int>((len + 4 * kN - 1) / (4 * kN));
     uint64_t held = 0;
     for (int g = 0; g < count; ++g) held |= uint64_t{simd::any(Summary::holds(marks[g], m))} << g;
-    const ptrdiff_t start = static_cast<ptrdiff_t>(__builtin_ctzll(held)) * 4 * kN;
+    const ptrdiff_t start = static_cast<ptrdiff_t>(first_or_last(held)) * 4 * kN;
     const ptrdiff_t at = start < len - 4 * kN ? start : len - 4 * kN;
     const uint64_t bits = Rows::masks4(row + at, [m](V v) { return v == m; });
-    return at + __builtin_ctzll(bits) / static_cast<int>(sizeof(Raw));
+    return at + first_or_last(bits) / static_cast<int>(sizeof(Raw));
+  }
+  // The lowest set bit of bits, or under select_last_index the highest.
+  static int first_or_last(uint64_t bits) { return Set::kLast ? 63 - __builtin_clzll(bits) : __builtin_ctzll(bits);
   }
   template <bool Marked>
   static Summary row_summary(const Raw* p, ptrdiff_t n, Mark* marks) {

@@ -93,15 +93,16 @@ void group_max_checks() {
 // ArgMax (first index) from index 0, as Execution calls it, over the same kinds of rows; ArgMin
 // (`max` false) over the same rows, floats negated, so zero minima of both signs come up too.
 template <DType D>
-void group_arg_checks(bool max = true) {
+void group_arg_checks(bool max = true, bool last = false) {
   using R = RawOf<D>;
   constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));
-  std::mt19937_64 rng(static_cast<uint64_t>(D) * 104729 + (max ? 0 : 1));
-  const ox::KernelSet k = kernels(max ? PlanKind::ArgMax : PlanKind::ArgMin, D, false);
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 104729 + (max ? 0 : 1) + (last ? 2 : 0));
+  const ox::KernelSet k = kernels(max ? PlanKind::ArgMax : PlanKind::ArgMin, D, last);
   for (int64_t length : lengths_around(lanes, {12, 13, 20, 48, 49, 128, 129}))
     for (int64_t rows : {lanes - 1, lanes, lanes + 1, 3 * lanes + 1, int64_t{37}})
       for (int variant = 0; variant < 5; ++variant) {
-        INFO(name(D) << (max ? " ArgMax, " : " ArgMin, ") << rows << " rows of " << length << ", variant " << variant);
+        INFO(name(D) << (max ? " ArgMax" : " ArgMin") << (last ? " (last), " : ", ") << rows << " rows of " << length
+                     << ", variant " << variant);
         const int offset = static_cast<int>(rng() % 4);
         Shifted<R> buf(rows * length, offset);
         const Mix mix = variant == 1 ? Mix::Specials : variant == 4 ? Mix::Ties : Mix::Wide;
@@ -117,7 +118,7 @@ void group_arg_checks(bool max = true) {
             if (!max)
               for (int64_t j = 0; j < length; ++j) row[j] = -row[j];
         }
-        check_fresh_arg_rows<D>(k, buf.data, rows, length, max, false);
+        check_fresh_arg_rows<D>(k, buf.data, rows, length, max, last);
       }
 }
 
@@ -141,4 +142,12 @@ TEMPLATE_TEST_CASE("ArgMin over rows of a few dozen values by groups of rows mat
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
                    simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Int8>) {
   group_arg_checks<TestType::dtype>(false);
+}
+
+TEMPLATE_TEST_CASE("ArgMax and ArgMin with select_last_index over rows by groups of rows match the trivial loop",
+                   "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
+                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Uint32>,
+                   simdtest::Tag<ox::DType::Float16>) {
+  group_arg_checks<TestType::dtype>(true, true);
+  group_arg_checks<TestType::dtype>(false, true);
 }
