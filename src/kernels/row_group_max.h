@@ -1,7 +1,7 @@
-// ReduceMax and ArgMax over rows of a few dozen to a few hundred float32, float64, int32, uint8,
-// float16 or bfloat16 values ([N, 64] over the last axis; a detector's [8400, 80] class scores): the row
-// kernel (RowScan::run) pays a block's fixed work per row (marks, a settle: the fold, a compare)
-// that so short a row does not amortize. Here each of N rows (N lanes) is
+// ReduceMax, ArgMax and ArgMin over rows of a few dozen to a few hundred float32, float64, int32,
+// uint8, float16 or bfloat16 values ([N, 64] over the last axis; a detector's [8400, 80] class
+// scores): the row kernel (RowScan::run) pays a block's fixed work per row (marks, a settle: the
+// fold, a compare) that so short a row does not amortize. Here each of N rows (N lanes) is
 // reduced lane-wise as RowScan's pass does (its Summary: a pmax / max and, for floats, a NaN
 // detector), and the N lane-wise extremes fold into one vector of the N rows' maxima by halving
 // (row_halving.h), merged into the states as one vector. It stops before a group whose maxima it
@@ -81,8 +81,8 @@ struct RowGroupMax {
   static constexpr bool kHalf = Rows::Lanes::kRawRows;  // float16/bfloat16 bits (HalfLanes)
   // The longest rows ArgMax takes here, in vectors (arg_applies).
   static constexpr int kArgVectors = kHalf ? 128 : 48;
-  // ArgMax locates each row's winner by marks (locate below): one per four vectors of the row and
-  // one for its tail, in rows of up to kMarkedVectors (float16/bfloat16 rows longer than that
+  // ArgMax and ArgMin locate each row's winner by marks (locate below): one per four vectors of the
+  // row and one for its tail, in rows of up to kMarkedVectors (float16/bfloat16 rows longer than that
   // search with find_bits: marks measured 0.93-0.97x there end to end, rows of 384 and 1000).
   static constexpr int kMarkedVectors = kHalf ? 32 : kArgVectors;
   static constexpr int kMaxMarks = kMarkedVectors / 4 + 1;
@@ -139,11 +139,11 @@ struct RowGroupMax {
     return groups * kN;
   }
 
-  // ArgMax or ArgMin (first index, `Set` an ArgKernels; for ArgMin read "minimum" for
-  // "maximum") over rows [0, done) of n rows of `length` at x, each starting a fresh state (the
-  // call begins at index 0): the groups' row maxima as above, then each row's first element
-  // equal to its maximum (locate, or find_bits for float16/bfloat16 rows past kMarkedVectors;
-  // the row still in L1) gives best[k] and index[k]. Stops before a group with a NaN (or +inf
+  // ArgMax or ArgMin (`Set` an ArgKernels; for ArgMin read "minimum" for "maximum") over rows
+  // [0, done) of n rows of `length` at x, each starting a fresh state (the call begins at index
+  // 0): the groups' row maxima as above, then each row's first element equal to its maximum
+  // (locate, or find_bits for float16/bfloat16 rows past kMarkedVectors; the row still in L1)
+  // gives best[k] and index[k]. Stops before a group with a NaN (or +inf
   // beside -inf); -0 == +0 here. The types above, under either tie rule (select_last_index: the
   // last mark holding the maximum, the last match in it) but for float16/bfloat16, whose ArgMin
   // and select_last_index stay with the row kernel. Lengths past the short-row path's (ShortRows: 12
@@ -205,7 +205,7 @@ struct RowGroupMax {
   // The lanes a group's rows fold in: the values, or for float16/bfloat16 their bits as int16.
   using E = simd::Vec<typename std::conditional<kHalf, int16_t, Raw>::type>;
   // The lane-wise maxima of N rows of len at row, len apart, into e; false where a row's Summary
-  // saw a NaN (or +inf and -inf summed). Marked (ArgMax over float32): each row's marks too, at
+  // saw a NaN (or +inf and -inf summed). Marked (the arg kinds): each row's marks too, at
   // marks + r * kMaxMarks (marked_summary). float16/bfloat16: e[0] is already the rows' maxima
   // (HalfGroupMaxima), false also where one is not positive.
   template <bool Marked = false>
@@ -259,7 +259,8 @@ struct RowGroupMax {
     return at + first_or_last(bits) / static_cast<int>(sizeof(Raw));
   }
   // The lowest set bit of bits, or under select_last_index the highest.
-  static int first_or_last(uint64_t bits) { return Set::kLast ? 63 - __builtin_clzll(bits) : __builtin_ctzll(bits);
+  static int first_or_last(uint64_t bits) {
+    return Set::kLast ? 63 - __builtin_clzll(bits) : __builtin_ctzll(bits);
   }
   template <bool Marked>
   static Summary row_summary(const Raw* p, ptrdiff_t n, Mark* marks) {
@@ -268,7 +269,7 @@ struct RowGroupMax {
   }
   // summary's pass with a mark per tree of four vectors (their lane-wise extreme) and one for
   // the tail's vectors; n >= 4 N (rows past the short-row path's). (ReduceMax keeps summary: the
-  // marks' stores and the tail's own Summary are ArgMax's only.)
+  // marks' stores and the tail's own Summary are the arg kinds' only.)
   static Summary marked_summary(const Raw* p, ptrdiff_t n, Mark* marks) {
     Summary s = Rows::template tree<4, false>(p);
     marks[0] = s.mark();
