@@ -252,6 +252,7 @@ struct HalfLanes {
   static constexpr bool kRawRows = true;
   template <Direction D>
   struct Summary {
+    static constexpr Direction kDirection = D;
     S p;
     V l, h;
     static Summary of(V v) { return {simd::bits<S>(v), v, v}; }

@@ -23,7 +23,9 @@ namespace ox {
 // the int16 max of the bits, and H for the NaN detector), the eight P vectors folded by halving
 // into m, lane r row r's int16 maximum. True when no row holds a NaN and every row's maximum is
 // positive: there m[r] is the bits of row r's maximum (equal positive numbers have equal bits).
-// Out of line, one copy for ArgMax and ReduceMax (both kinds' Summary is the max one).
+// For ArgMin (Summary<Min>) the eight H vectors, the uint16 maxima of the bits: the minimum
+// where every row's minimum is negative (below -0). Out of line, one copy per direction (ArgMax
+// and ReduceMax share the max one).
 template <class Summary>
 struct HalfGroupMaxima {
   using S = simd::Vec<int16_t>;
@@ -34,15 +36,25 @@ struct HalfGroupMaxima {
   // marks and one without: ReduceMax paying for the marks' test ran 0.88-0.9x end to end.)
   template <int MarkStride>
   __attribute__((noinline)) static bool run(const uint16_t* x, ptrdiff_t len, S* m, Mark* marks) {
+    using U = simd::Vec<uint16_t>;
+    constexpr bool kMax = Summary::kDirection == Direction::Max;
     S e[kN];
+    U u[kN];
     bool exact = true;
     for (int r = 0; r < kN; ++r) {
       const Summary s = summary<MarkStride != 0>(x + r * len, len, marks + r * MarkStride);
       exact &= !s.maybe_nan();
-      e[r] = s.p;
+      if constexpr (kMax) e[r] = s.p;
+      else u[r] = s.h;
     }
-    *m = RowHalving<int16_t>::template halve<kN>(e);
-    return exact && !simd::any(*m <= S{});
+    if constexpr (kMax) {
+      *m = RowHalving<int16_t>::template halve<kN>(e);
+      return exact && !simd::any(*m <= S{});
+    } else {  // ArgMin: the uint16 maxima of the bits, exact where every row's minimum is negative
+      const U h = RowHalving<uint16_t>::template halve<kN>(u);
+      *m = simd::bits<S>(h);
+      return exact && !simd::any(h <= simd::splat<uint16_t>(0x8000));
+    }
   }
 
  private:
@@ -143,11 +155,11 @@ struct RowGroupMax {
   // [0, done) of n rows of `length` at x, each starting a fresh state (the call begins at index
   // 0): the groups' row maxima as above, then each row's first element equal to its maximum
   // (locate, or find_bits for float16/bfloat16 rows past kMarkedVectors; the row still in L1)
-  // gives best[k] and index[k]. Stops before a group with a NaN (or +inf
-  // beside -inf); -0 == +0 here. The types above, under either tie rule (select_last_index: the
-  // last mark holding the maximum, the last match in it) but for float16/bfloat16, whose ArgMin
-  // and select_last_index stay with the row kernel. Lengths past the short-row path's (ShortRows: 12
-  // vectors for the arg kinds) up to 48 vectors, by measurement (kernel µs per 256 KiB in cache,
+  // gives best[k] and index[k]. Stops before a group with a NaN (or +inf beside -inf); -0 == +0
+  // here. The types above, under either tie rule (select_last_index: the last mark holding the
+  // maximum, the last match in it) but for float16/bfloat16, whose select_last_index stays with
+  // the row kernel. Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds)
+  // up to 48 vectors, by measurement (kernel µs per 256 KiB in cache,
   // before -> after): float32 rows of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of
   // 192 10.4 -> 9.1; float64 rows of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96
   // 10.4 -> 8.9; int32 rows of 64 22.4 -> 13.7, of 80 16.5 -> 11.5, of 128 11.6 -> 10.1; at 64
@@ -159,13 +171,15 @@ struct RowGroupMax {
   // path's lengths stay there: rows of 65-96 ran 1.1-1.27x faster grouped in the kernel alone,
   // but 0.86-0.89x end to end over several staged chunks ([16384, 72..96]) with find_bits, and
   // level (0.96-1.03x) with marks.
-  // ArgMin too (distances: the nearest of a few dozen centroids), by row minima, but for
-  // float16/bfloat16 (HalfGroupMaxima is a max): end to end float32 [8400, 80] 1.37-1.38x,
-  // [16384, 64] 1.30x, [32768, 49] 1.53x, [8192, 150] 1.22x; float64 [8400, 80] 1.20x, int32
-  // [16384, 64] 1.30x, uint8 [16384, 200] 1.32x; [4096, 1024] level. +0 KB gzipped (-0.2).
+  // ArgMin too (distances: the nearest of a few dozen centroids), by row minima: end to end
+  // float32 [8400, 80] 1.37-1.38x, [16384, 64] 1.30x, [32768, 49] 1.53x, [8192, 150] 1.22x;
+  // float64 [8400, 80] 1.20x, int32 [16384, 64] 1.30x, uint8 [16384, 200] 1.32x; [4096, 1024]
+  // level. +0 KB gzipped (-0.2). float16/bfloat16 where every row's minimum is negative
+  // (HalfGroupMaxima): float16 [16384, 100] 1.53x, [8192, 150] 1.44x, [8192, 256] 1.35x,
+  // bfloat16 [8192, 192] 1.41x, [2048, 1000] level; +0.6 KB gzipped.
   // select_last_index too: float32 ArgMax [8400, 80] 1.30x, ArgMin [16384, 64] 1.25x, int32
   // [16384, 64] 1.22x, uint8 [16384, 200] 1.47x, float64 [8400, 80] 1.18x; +0.1 KB gzipped.
-  static constexpr bool kArgTakes = kTakes && (!kHalf || (Set::kDirection == Direction::Max && !Set::kLast));
+  static constexpr bool kArgTakes = kTakes && (!kHalf || !Set::kLast);
   static bool arg_applies(int64_t length) {
     return length > Set::Short::kMaxLength && length <= kArgVectors * kN;
   }

@@ -31,6 +31,13 @@ RawOf<D> negative_of(RawOf<D> v) {
   else return static_cast<RawOf<D>>(-std::abs(v));
 }
 
+// -v for a float type (float16/bfloat16 bits: the sign bit flipped).
+template <DType D>
+RawOf<D> negated(RawOf<D> v) {
+  if constexpr (D == DType::Float16 || D == DType::BFloat16) return static_cast<RawOf<D>>(v ^ 0x8000);
+  else return -v;
+}
+
 // A row made non-positive with zeros of both signs: its maximum is a zero whose bits depend on
 // which zero comes first.
 template <DType D>
@@ -114,9 +121,9 @@ void group_arg_checks(bool max = true, bool last = false) {
           if (variant == 3 && rng() % 2) zero_maximum<D>(rng, row, length);  // the first zero wins
           else if (variant == 3 && rng() % 2)  // wholly negative (log-probabilities), a -0 maybe
             for (int64_t j = 0; j < length; ++j) row[j] = negative_of<D>(row[j]);
-          if constexpr (std::is_floating_point<R>::value)
+          if constexpr (has_nan<D>())  // floats: negated (the sign bit flipped)
             if (!max)
-              for (int64_t j = 0; j < length; ++j) row[j] = -row[j];
+              for (int64_t j = 0; j < length; ++j) row[j] = negated<D>(row[j]);
         }
         check_fresh_arg_rows<D>(k, buf.data, rows, length, max, last);
       }
@@ -140,7 +147,8 @@ TEMPLATE_TEST_CASE("ReduceMax over rows of a few dozen values by groups of rows 
 
 TEMPLATE_TEST_CASE("ArgMin over rows of a few dozen values by groups of rows matches the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
-                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Int8>) {
+                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Int8>,
+                   simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
   group_arg_checks<TestType::dtype>(false);
 }
 
