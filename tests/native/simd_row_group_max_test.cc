@@ -140,8 +140,8 @@ TEMPLATE_TEST_CASE("ArgMax over rows of a few dozen values by groups of rows mat
 
 TEMPLATE_TEST_CASE("ReduceMax over rows of a few dozen values by groups of rows matches the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
-                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Float16>,
-                   simdtest::Tag<ox::DType::BFloat16>) {
+                   simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Int8>,
+                   simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
   group_max_checks<TestType::dtype>();
 }
 
