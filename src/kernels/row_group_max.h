@@ -36,25 +36,21 @@ struct HalfGroupMaxima {
   // marks and one without: ReduceMax paying for the marks' test ran 0.88-0.9x end to end.)
   template <int MarkStride>
   __attribute__((noinline)) static bool run(const uint16_t* x, ptrdiff_t len, S* m, Mark* marks) {
-    using U = simd::Vec<uint16_t>;
+    // Max: P, the int16 max of the bits; min: H, their uint16 max. Either is exact where it is
+    // strictly on its side of the zeros: above +0 as int16, above -0 (0x8000) as uint16.
     constexpr bool kMax = Summary::kDirection == Direction::Max;
-    S e[kN];
-    U u[kN];
+    using Lane = typename std::conditional<kMax, int16_t, uint16_t>::type;
+    using F = simd::Vec<Lane>;
+    F e[kN];
     bool exact = true;
     for (int r = 0; r < kN; ++r) {
       const Summary s = summary<MarkStride != 0>(x + r * len, len, marks + r * MarkStride);
       exact &= !s.maybe_nan();
-      if constexpr (kMax) e[r] = s.p;
-      else u[r] = s.h;
+      e[r] = simd::bits<F>(kMax ? simd::bits<simd::Vec<uint16_t>>(s.p) : s.h);
     }
-    if constexpr (kMax) {
-      *m = RowHalving<int16_t>::template halve<kN>(e);
-      return exact && !simd::any(*m <= S{});
-    } else {  // ArgMin: the uint16 maxima of the bits, exact where every row's minimum is negative
-      const U h = RowHalving<uint16_t>::template halve<kN>(u);
-      *m = simd::bits<S>(h);
-      return exact && !simd::any(h <= simd::splat<uint16_t>(0x8000));
-    }
+    const F f = RowHalving<Lane>::template halve<kN>(e);
+    *m = simd::bits<S>(f);
+    return exact && !simd::any(f <= simd::splat(static_cast<Lane>(kMax ? 0 : 0x8000)));
   }
 
  private:
