@@ -20,46 +20,42 @@
 // int32 ran at 0.8 of the stream loop already). End to end, alternating A/B: [820, 256, 5] over
 // axis 1 0.87x the time for float32, 0.88x for float64. dist/ox.wasm +0.76 KB gzipped (the
 // budget's last room: narrow_columns.cc went to -O2 to make it).
+// ArgMax / ArgMin over long runs of rows of 3 (the extreme points of a point cloud: [N, 3] over
+// axis 0), float32, float64 and int32, first-index rule: a chunk after the first (its states
+// hold a value and an index) is read into its lane extremes as ReduceMax reads it, and only a
+// column whose extreme beats its state is located, by compares, in the chunk still in cache
+// (InterleavedLocate): after the first chunks a new best is rare, where the column kernels track
+// an index at every row. End to end (bench/ab.mjs against cdf7477, two runs, AMD EPYC host):
+// float32 [1048576, 3] 1.29-1.33x (ArgMin 1.44x), int32 1.30-1.31x, float64 1.21x, float32
+// [262144, 3] 1.17-1.20x, [65536, 3] (three chunks) 1.01-1.10x; smaller inputs, slices
+// ([1366, 256, 3] over axis 1) and select_last_index level. A run that starts its states
+// stays with the column kernels (its rows would be read twice). dist/ox.wasm +2.2 KB gzipped.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/arg_rows_simd.h"
 #include "kernels/narrow_columns.h"
 #include "kernels/simd.h"
 
 namespace ox {
 
-template <class Set, int W = 3>
-struct InterleavedMax {
-  using Raw = typename Set::Raw;
-  using Summary = typename Set::Rows::Summary;
+// The lane extremes of `count` rows of W (at least a period), read straight into W running
+// extremes, the period's lanes stored at `lanes`: false where a lane is not exact (a NaN met, or
+// +inf and -inf summed). One copy per value type, direction and W (out of line): ReduceMax and
+// both ArgMax rules share the max one.
+template <class Tr, class L, Direction D, int W>
+struct InterleavedExtremes {
+  using Raw = typename L::Raw;
+  using Rows = RowScan<L, ArgRule<Tr, D, false>, false>;  // (ReduceMax's own for the max)
+  using Summary = typename Rows::Summary;
   static constexpr ptrdiff_t kLanes = simd::kBytes / sizeof(Raw);
-  static constexpr ptrdiff_t kPeriod = W * kLanes;  // elements: whole rows of W
-
-  static constexpr bool kTakes =
-      !Set::Columns::kTracksIndex && sizeof(Raw) >= 4 && (W == 3 || std::is_floating_point<Raw>::value);
-  static constexpr int64_t kLeastRows = W == 3 ? 1 : 128;
-  static bool applies(int64_t rows, int64_t width) {
-    return width == W && rows * W >= kPeriod && rows >= kLeastRows;
-  }
-
-  // Slices of [reduce, W] (applies(reduce, W)), each continuing its W states. A slice this
-  // path cannot take goes to the set's column entry, which tries rows() once more (a pass in L1,
-  // for a slice with a NaN or mixed zeros) before its own paths: a second call site of
-  // SlicesAsRows would keep a copy of it per set out of line (2 KB).
-  static void run(const Raw* x, int64_t count, int64_t reduce, Raw* best) {
-    for (int64_t s = 0; s < count; ++s, x += reduce * W, best += W)
-      if (!rows(x, reduce, best)) Set::columns(x, reduce, W, W, 0, best, nullptr);
-  }
-
-  // Periods per loop step (see rows()); five running maxima keep the chains busy with one.
+  static constexpr ptrdiff_t kPeriod = W * kLanes;
+  // Periods per loop step; five running maxima keep the chains busy with one.
   static constexpr int kUnroll = W < 4 ? 2 : 1;
 
-  // `count` rows of W (applies(count, W)) continuing best[0, W): a slice, or part of one (the
-  // column entry's chunk of rows). False, with best untouched, where they must go another way.
-  // (Out of line: one copy per kernel set.)
-  __attribute__((noinline)) static bool rows(const Raw* x, int64_t count, Raw* best) {
+  __attribute__((noinline)) static bool run(const Raw* x, int64_t count, Raw* lanes) {
     const ptrdiff_t n = static_cast<ptrdiff_t>(count) * W;
     Summary acc[W];
     for (int k = 0; k < W; ++k) acc[k] = Summary::of(simd::load(x + k * kLanes));
@@ -68,7 +64,7 @@ struct InterleavedMax {
     // step the loop ran at 12 bytes a cycle, slower than the narrow path on a chunk in cache.
     ptrdiff_t i = kPeriod;
     for (; i + kUnroll * kPeriod <= n; i += kUnroll * kPeriod)
-      for (int k = 0; k < W; ++k) acc[k].merge(Set::Rows::template tree<kUnroll, false, kPeriod>(x + i + k * kLanes));
+      for (int k = 0; k < W; ++k) acc[k].merge(Rows::template tree<kUnroll, false, kPeriod>(x + i + k * kLanes));
     // Whole periods, the last reaching back to end the run (n and the period are multiples of
     // W, so the lanes keep their columns): elements met twice change no maximum, and a maximum
     // met again keeps its first bits.
@@ -76,13 +72,123 @@ struct InterleavedMax {
       const Raw* at = i + kPeriod <= n ? x + i : x + n - kPeriod;
       for (int k = 0; k < W; ++k) acc[k].merge(Summary::of(simd::load(at + k * kLanes)));
     }
-    alignas(16) Raw lanes[kPeriod];
     for (int k = 0; k < W; ++k) {
       if (!acc[k].lanes_exact()) return false;
       simd::store(lanes + k * kLanes, acc[k].lane_extreme());
     }
-    return narrow_merge<typename Set::Rule, false>(lanes, nullptr, W, kLanes, 0, best, nullptr);
+    return true;
   }
+};
+
+// ArgMax / ArgMin (first-index rule) over a run continuing states that hold a value and an index
+// (`first` > 0), from its lane extremes (no NaN among them): each column's extreme m[c] (equal
+// values such as -0 and +0 are ties: any of them serves) and, where m[c] beats the column's state,
+// its first row: the run's periods are compared with the extremes laid out
+// as a period (one test per period for a hit), from the start, until every such column has its
+// row (the last period reaches back over elements already searched). The column kernels' answers
+// in a pass of compares over a run in cache, taken only where an extreme beats the state: rarely,
+// after the first chunks of a long run. One copy per value type: the direction is an argument.
+template <class Tr, class L, int W>
+struct InterleavedLocate {
+  using Raw = typename L::Raw;
+  static constexpr ptrdiff_t kLanes = simd::kBytes / sizeof(Raw);
+  static constexpr ptrdiff_t kPeriod = W * kLanes;
+  // The bytes of vector k of a period whose elements belong to column c (a byte mask's bits).
+  struct ColumnBytes {
+    uint32_t bits[W][W] = {};
+    constexpr ColumnBytes() {
+      for (int k = 0; k < W; ++k)
+        for (int lane = 0; lane < kLanes; ++lane)
+          bits[k][(k * kLanes + lane) % W] |= ((1u << sizeof(Raw)) - 1) << (lane * sizeof(Raw));
+    }
+  };
+
+  __attribute__((noinline)) static void run(const Raw* x, ptrdiff_t n, const Raw* lanes, bool max, int64_t first,
+                                            Raw* best, int32_t* index) {
+    const auto better = [max](Raw a, Raw b) { return max ? Tr::greater(a, b) : Tr::greater(b, a); };
+    alignas(16) Raw pattern[kPeriod];
+    unsigned todo = 0;  // columns to locate
+    for (int c = 0; c < W; ++c) {
+      Raw m = lanes[c];
+      for (ptrdiff_t k = c + W; k < kPeriod; k += W)
+        if (better(lanes[k], m)) m = lanes[k];
+      for (ptrdiff_t k = c; k < kPeriod; k += W) pattern[k] = m;
+      if (better(m, best[c])) todo |= 1u << c;  // (nothing compares better than a NaN state: it stays)
+    }
+    static constexpr ColumnBytes kBytesOf{};
+    typename L::V pat[W];
+    for (int k = 0; k < W; ++k) pat[k] = simd::load(pattern + k * kLanes);
+    for (ptrdiff_t i = 0; todo && i < n; i += kPeriod) {
+      const ptrdiff_t at = i + kPeriod <= n ? i : n - kPeriod;
+      typename L::M hit[W];
+      for (int k = 0; k < W; ++k) hit[k] = L::equal_mask(simd::load(x + at + k * kLanes), pat[k]);
+      typename L::M any = hit[0];
+      for (int k = 1; k < W; ++k) any = any | hit[k];
+      if (!simd::any(any)) continue;
+      for (int k = 0; k < W; ++k) {  // vectors in order, so a column's first hit is its first row
+        const uint32_t mask = simd::byte_mask(hit[k]);
+        for (int c = 0; c < W; ++c) {
+          const uint32_t bytes = todo >> c & 1 ? mask & kBytesOf.bits[k][c] : 0;
+          if (!bytes) continue;
+          const ptrdiff_t e = at + k * kLanes + __builtin_ctz(bytes) / static_cast<int>(sizeof(Raw));
+          best[c] = x[e], index[c] = static_cast<int32_t>(first + e / W);
+          todo &= ~(1u << c);
+        }
+      }
+    }
+  }
+};
+
+template <class Set, int W = 3>
+struct InterleavedMax {
+  using Raw = typename Set::Raw;
+  using Rule = typename Set::Rule;
+  using L = typename Set::Rows::Lanes;
+  static constexpr bool kIndex = Set::Columns::kTracksIndex;
+  static constexpr ptrdiff_t kLanes = simd::kBytes / sizeof(Raw);
+  static constexpr ptrdiff_t kPeriod = W * kLanes;  // elements: whole rows of W
+
+  // ReduceMax: 4- and 8-byte types, rows of 5 for floats. The arg kinds: rows of 3 of float32,
+  // float64 and int32 (and the types keyed to it) under the first-index rule, the long runs of
+  // point coordinates; each rule and type adds code (select_last_index 0.6 KB gzipped more).
+  static constexpr bool kTakes =
+      sizeof(Raw) >= 4 && (kIndex ? W == 3 && !Rule::kLast && !std::is_same<Raw, int64_t>::value
+                                  : W == 3 || std::is_floating_point<Raw>::value);
+  static constexpr int64_t kLeastRows = W == 3 ? 1 : 128;
+  static bool applies(int64_t rows, int64_t width) {
+    return width == W && rows * W >= kPeriod && rows >= kLeastRows;
+  }
+
+  // ReduceMax over slices of [reduce, W] (applies(reduce, W)), each continuing its W states. A
+  // slice this path cannot take goes to the set's column entry, which tries rows() once more (a
+  // pass in L1, for a slice with a NaN or mixed zeros) before its own paths: a second call site
+  // of SlicesAsRows would keep a copy of it per set out of line (2 KB).
+  static void run(const Raw* x, int64_t count, int64_t reduce, Raw* best) {
+    static_assert(!kIndex, "an arg kind's slice starts its states: rows() leaves it to the column kernels");
+    for (int64_t s = 0; s < count; ++s, x += reduce * W, best += W)
+      if (!rows(x, reduce, 0, best, nullptr)) Set::columns(x, reduce, W, W, 0, best, nullptr);
+  }
+
+  // `count` rows of W (applies(count, W)) continuing best[0, W) (and index[0, W) for the arg
+  // kinds; row 0 has index `first`): a slice, or part of one (the column entry's chunk of rows).
+  // False, with the states untouched, where they must go another way. (Out of line: one copy per
+  // kernel set.)
+  __attribute__((noinline)) static bool rows(const Raw* x, int64_t count, int64_t first, Raw* best, int32_t* index) {
+    // An arg kind's run that starts its states (a slice, the first chunk) would read its rows
+    // twice (the extremes, then the rows of the ones beating nothing): the column kernels' one
+    // pass tracking indices is as fast there. Later chunks of a long run rarely hold a new best.
+    if (kIndex && starts_fresh<true>(first)) return false;
+    alignas(16) Raw lanes[kPeriod];
+    if (!InterleavedExtremes<typename Rule::ValueTraits, L, Rule::kDirection, W>::run(x, count, lanes)) return false;
+    if constexpr (kIndex) {
+      InterleavedLocate<typename Rule::ValueTraits, L, W>::run(
+          x, static_cast<ptrdiff_t>(count) * W, lanes, Rule::kDirection == Direction::Max, first, best, index);
+      return true;
+    } else {
+      return narrow_merge<Rule, false>(lanes, nullptr, W, kLanes, 0, best, nullptr);
+    }
+  }
+
 };
 
 }  // namespace ox

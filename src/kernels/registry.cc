@@ -56,7 +56,8 @@ void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t
   using Raw = typename Set::Raw;
   if constexpr (InterleavedMax<Set>::kTakes)
     if (stride == width && InterleavedMax<Set>::applies(n, width) &&
-        InterleavedMax<Set>::rows(static_cast<const Raw*>(x), n, static_cast<Raw*>(best)))
+        InterleavedMax<Set>::rows(static_cast<const Raw*>(x), n, first, static_cast<Raw*>(best),
+                                  Set::Columns::kTracksIndex ? index : nullptr))
       return;
   static constexpr NarrowColumnKernels narrow = narrow_kernels_of<Set, Rule>();
   int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
@@ -80,7 +81,7 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
   const Raw* in = static_cast<const Raw*>(x);
   Raw* b = static_cast<Raw*>(best);
   int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
-  if constexpr (InterleavedMax<Set>::kTakes)
+  if constexpr (InterleavedMax<Set>::kTakes && !Set::Columns::kTracksIndex)
     if (InterleavedMax<Set>::applies(reduce, inner)) return InterleavedMax<Set>::run(in, n, reduce, b);
   if constexpr (InterleavedMax<Set, 5>::kTakes)
     if (InterleavedMax<Set, 5>::applies(reduce, inner)) return InterleavedMax<Set, 5>::run(in, n, reduce, b);
@@ -107,8 +108,9 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
     Set::columns(in + k * reduce * inner, reduce, inner, inner, 0, b + k * inner, at ? at + k * inner : nullptr);
 }
 
-template <class Rule, class L>
+template <class R, class L>
 struct ArgKernels {
+  using Rule = R;
   using Raw = typename Rule::Raw;
   static constexpr Direction kDirection = Rule::kDirection;
   static constexpr bool kLast = Rule::kLast;

@@ -1,7 +1,8 @@
-// ReduceMax over rows of 3 along the axis before them (kernels/interleaved_max.h: the rows read
-// straight, each column at fixed lanes of a period of three vectors; float32/float64 slices of
-// rows of 5 from 128 rows, five vectors), through the kernel set's
-// slice entry and its column entry, against the trivial loop: run lengths around the period and
+// ReduceMax, ArgMax and ArgMin (both tie rules) over rows of 3 along the axis before them
+// (kernels/interleaved_max.h: the rows read straight, each column at fixed lanes of a period of
+// three vectors, the arg kinds' rows then located by compares; float32/float64 slices of rows of
+// 5 from 128 rows, five vectors), through the kernel set's slice entry and its column entry,
+// against the trivial loop: run lengths around the period and
 // the unrolled step (a last period reaching back over rows already read), a NaN at every position
 // of a run, mixed signed zeros (whose first one decides the bits, so the path hands the run on),
 // infinities of both signs (the NaN detector's false alarm), and state carried across column
@@ -25,35 +26,73 @@ std::vector<RawOf<D>> column_of(const RawOf<D>* x, int64_t rows, int64_t width, 
   return column;
 }
 
+// The arg kinds on the same runs: indices against the trivial ArgMax/ArgMin, and the state's value
+// the element there (a zero of either sign).
+template <DType D>
+void check_arg_runs(const RawOf<D>* x, int64_t slices, int64_t length, int64_t w, const std::vector<int64_t>& cuts) {
+  for (PlanKind kind : {PlanKind::ArgMax, PlanKind::ArgMin})
+    for (bool last : {false, true}) {
+      INFO((kind == PlanKind::ArgMax ? "ArgMax" : "ArgMin") << (last ? " select_last_index" : ""));
+      const ox::KernelSet k = kernels(kind, D, last);
+      std::vector<RawOf<D>> best(static_cast<size_t>(slices * w));
+      std::vector<int32_t> index(best.size(), -7);
+      k.slices(x, slices, length, w, best.data(), index.data());
+      for (int64_t s = 0; s < slices; ++s)
+        for (int64_t c = 0; c < w; ++c) {
+          INFO("slice " << s << " column " << c);
+          const std::vector<RawOf<D>> column = column_of<D>(x + s * length * w, length, w, c);
+          const int64_t want = trivial_arg<D>(column.data(), length, kind == PlanKind::ArgMax, last);
+          const size_t at = static_cast<size_t>(s * w + c);
+          REQUIRE(index[at] == want);
+          CHECK(same_number<D>(best[at], column[static_cast<size_t>(want)]));
+        }
+      RawOf<D> carried[5];
+      int32_t carried_index[5];
+      for (size_t p = 0; p + 1 < cuts.size(); ++p)
+        if (cuts[p + 1] > cuts[p])
+          k.columns(x + cuts[p] * w, cuts[p + 1] - cuts[p], w, w, cuts[p], carried, carried_index);
+      for (int64_t c = 0; c < w; ++c) {
+        INFO("column entry, cut into " << cuts.size() - 1 << " calls, column " << c);
+        const std::vector<RawOf<D>> column = column_of<D>(x, length, w, c);
+        const int64_t want = trivial_arg<D>(column.data(), length, kind == PlanKind::ArgMax, last);
+        REQUIRE(carried_index[c] == want);
+        CHECK(same_number<D>(carried[c], column[static_cast<size_t>(want)]));
+      }
+    }
+}
+
 // `slices` slices of [length, w]: whole, through the slice entry; and the first slice through the
-// column entry, cut at random rows, the state carried from call to call.
+// column entry, cut at random rows, the state carried from call to call. ReduceMax, then the arg
+// kinds.
 template <DType D>
 void check_runs(const RawOf<D>* x, int64_t slices, int64_t length, int64_t w, std::mt19937_64& rng,
                 const std::string& what) {
   INFO(name(D) << " " << slices << " slices of [" << length << ", " << w << "] " << what);
-  const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
-  std::vector<RawOf<D>> best(static_cast<size_t>(slices * w));
-  k.fill_start(best.data(), slices * w);
-  k.slices(x, slices, length, w, best.data(), nullptr);
-  for (int64_t s = 0; s < slices; ++s)
-    for (int64_t c = 0; c < w; ++c) {
-      INFO("slice " << s << " column " << c);
-      const std::vector<RawOf<D>> column = column_of<D>(x + s * length * w, length, w, c);
-      CHECK(same_bits(best[static_cast<size_t>(s * w + c)], trivial_max<D>(column.data(), length)));
-    }
-
   std::vector<int64_t> cuts = {0, length};
   for (int p = static_cast<int>(rng() % 4); p > 0 && length > 1; --p) cuts.push_back(1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(length - 1)));
   std::sort(cuts.begin(), cuts.end());
-  RawOf<D> carried[5];
-  k.fill_start(carried, w);
-  for (size_t p = 0; p + 1 < cuts.size(); ++p)
-    if (cuts[p + 1] > cuts[p]) k.columns(x + cuts[p] * w, cuts[p + 1] - cuts[p], w, w, cuts[p], carried, nullptr);
-  for (int64_t c = 0; c < w; ++c) {
-    INFO("column entry, cut into " << cuts.size() - 1 << " calls, column " << c);
-    const std::vector<RawOf<D>> column = column_of<D>(x, length, w, c);
-    CHECK(same_bits(carried[c], trivial_max<D>(column.data(), length)));
+  if constexpr (D != DType::Int16 && D != DType::Uint16) {  // (no ReduceMax kernels)
+    const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
+    std::vector<RawOf<D>> best(static_cast<size_t>(slices * w));
+    k.fill_start(best.data(), slices * w);
+    k.slices(x, slices, length, w, best.data(), nullptr);
+    for (int64_t s = 0; s < slices; ++s)
+      for (int64_t c = 0; c < w; ++c) {
+        INFO("slice " << s << " column " << c);
+        const std::vector<RawOf<D>> column = column_of<D>(x + s * length * w, length, w, c);
+        CHECK(same_bits(best[static_cast<size_t>(s * w + c)], trivial_max<D>(column.data(), length)));
+      }
+    RawOf<D> carried[5];
+    k.fill_start(carried, w);
+    for (size_t p = 0; p + 1 < cuts.size(); ++p)
+      if (cuts[p + 1] > cuts[p]) k.columns(x + cuts[p] * w, cuts[p + 1] - cuts[p], w, w, cuts[p], carried, nullptr);
+    for (int64_t c = 0; c < w; ++c) {
+      INFO("column entry, cut into " << cuts.size() - 1 << " calls, column " << c);
+      const std::vector<RawOf<D>> column = column_of<D>(x, length, w, c);
+      CHECK(same_bits(carried[c], trivial_max<D>(column.data(), length)));
+    }
   }
+  check_arg_runs<D>(x, slices, length, w, cuts);
 }
 
 // Rows of 3 (every length from a period), and rows of 5 around the 128 rows the path starts at.
@@ -110,9 +149,8 @@ void interleaved_checks(int64_t w) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("ReduceMax over rows of 3 (and 5) along an outer axis reads them straight and matches the trivial loop",
+TEMPLATE_TEST_CASE("ReduceMax, ArgMax and ArgMin over rows of 3 (and 5) along an outer axis read them straight and match the trivial loop",
                    "[simd][columns][interleaved]", OX_SIMD_TEST_DTYPES) {
   simdtest::use_format_of<TestType::dtype>();
-  if constexpr (TestType::dtype != DType::Int16 && TestType::dtype != DType::Uint16)  // no ReduceMax kernels
-    for (int64_t w : {3, 5}) interleaved_checks<TestType::dtype>(w);
+  for (int64_t w : {3, 5}) interleaved_checks<TestType::dtype>(w);
 }
