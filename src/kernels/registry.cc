@@ -54,13 +54,12 @@ constexpr NarrowColumnKernels narrow_kernels_of() {
 template <class Set, class Rule>
 void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first, void* best, int32_t* index) {
   using Raw = typename Set::Raw;
+  int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
   if constexpr (InterleavedMax<Set>::kTakes)
     if (stride == width && InterleavedMax<Set>::applies(n, width) &&
-        InterleavedMax<Set>::rows(static_cast<const Raw*>(x), n, first, static_cast<Raw*>(best),
-                                  Set::Columns::kTracksIndex ? index : nullptr))
+        InterleavedMax<Set>::rows(static_cast<const Raw*>(x), n, first, static_cast<Raw*>(best), at))
       return;
   static constexpr NarrowColumnKernels narrow = narrow_kernels_of<Set, Rule>();
-  int32_t* at = Set::Columns::kTracksIndex ? index : nullptr;  // ReduceMax has no indices
   const int64_t p = narrow_virtual_width(narrow, n, width, stride);
   const int64_t done = p ? narrow_columns(narrow, p, x, n, width, first, best, at) : 0;
   if (done < n)
