@@ -66,6 +66,7 @@ for (const t of ['float32', 'float16', 'bfloat16', 'float64', 'int32', 'uint8'])
   add(`argmax_seg.${t}`, 'ArgMax', t, [1, 21, 262144]);
   add(`reducemax_rows.${t}`, 'ReduceMax', t, [4096, 1024, 1]);
   add(`reducemax_channels.${t}`, 'ReduceMax', t, [8, 256, 3136]);
+  add(`reducemax_axis0.${t}`, 'ReduceMax', t, [1, 1024, 1024]);
   // One staging chunk (256 KiB) of the rows, in cache as the streamed call sees it after its copy.
   add(`reducemax_rows_chunk.${t}`, 'ReduceMax', t, [(256 << 10) / 1024 / DTYPE[t][1], 1024, 1]);
 }
@@ -99,6 +100,13 @@ for (const [t, w] of [['float32', 2], ['float32', 3], ['float32', 4], ['float32'
   add(`argmax_narrow_slices_2k_${w}.${t}`, 'ArgMax', t, [Math.round((4 << 20) / DTYPE[t][1] / w / 2048), 2048, w]);
   add(`argmax_narrow_slices_40_${w}.${t}`, 'ArgMax', t, [Math.round((4 << 20) / DTYPE[t][1] / w / 40), 40, w]);
 }
+// A staging chunk (256 KiB) of a column problem by its width: rows a multiple of 4 KiB apart share
+// an L1 set (arg_columns_simd.h: rows_alias), the widths beside them do not.
+for (const t of ['float32', 'int32', 'float64', 'float16'])
+  for (const w of [256, 512, 1000, 1024, 1056, 2048, 4096]) {
+    add(`reducemax_chunk_cols_${w}.${t}`, 'ReduceMax', t, [1, Math.floor((256 << 10) / DTYPE[t][1] / w), w]);
+    add(`argmax_chunk_cols_${w}.${t}`, 'ArgMax', t, [1, Math.floor((256 << 10) / DTYPE[t][1] / w), w]);
+  }
 add('tiny.float32', 'ArgMax', 'float32', [1, 10, 1]);
 
 const M = await load(dist);

@@ -163,6 +163,29 @@ void cache_blocked() {
       }
 }
 
+// Rows a multiple of 4 KiB apart in a staged-size call: ReduceMax walks them blocked (8 rows a
+// pass, split evenly) where other strides sweep; rows just past a pass and many passes, widths
+// narrower than the stride, NaN, signed zeros and the state carried across calls.
+template <DType D>
+void aliasing_strides() {
+  using L = typename ox::LanesFor<D>::type;
+  using Max = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, false>;
+  using R = RawOf<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
+  const int64_t page = Max::kAliasingBytes / static_cast<int64_t>(sizeof(R));
+  REQUIRE(Max::rows_alias(page));
+  REQUIRE(Max::rows_alias(2 * page));
+  for (int64_t stride : {page, 2 * page})
+    for (int64_t width : {stride, Tiles<D>::group + Tiles<D>::tile + 1, stride - 3})
+      for (int64_t rows : {Max::kAliasingRowsPerPass + 1, 4 * Max::kAliasingRowsPerPass + 3}) {
+        Shifted<R> buf(rows * stride, static_cast<int>(rng() % 4));
+        for (int64_t e = 0; e < rows * stride; ++e) buf.data[e] = random_value<D>(rng, static_cast<Mix>(e % 3));
+        if constexpr (has_nan<D>())
+          for (int n = 0; n < 4; ++n) buf.data[rng() % static_cast<uint64_t>(rows * stride)] = nans<D>()[n % nans<D>().size()];
+        check_grid<D>(buf.data, rows, width, stride, rng, "aliasing rows");
+      }
+}
+
 // More rows in one call than one register pass tracks for 1- and 2-byte lanes (255, 65535).
 template <DType D>
 void long_columns() {
@@ -271,6 +294,7 @@ TEMPLATE_TEST_CASE("SIMD column kernels match the portable kernels and a trivial
   nan_positions<TestType::dtype>();
   uniform_columns<TestType::dtype>();
   cache_blocked<TestType::dtype>();
+  aliasing_strides<TestType::dtype>();
   long_columns<TestType::dtype>();
   sides_and_zeros<TestType::dtype>();
 }
