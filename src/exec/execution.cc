@@ -32,9 +32,15 @@ void widen_indices(const int32_t* from, int64_t count, char* out) {
 // and when each of a tile's `reduce` row copies is long enough to stream: measured on
 // [1, R, 512, 512] against row-major chunks, tiles of 12 KiB rows (R = 21) were 8-10% faster for
 // float32 and 1.8x for uint8, 8 KiB rows (R = 32) even, 4 KiB rows (R = 64) slower.
+// A tile of more rows than an L1 set has ways, rows that would be a multiple of 4 KiB apart (R = 16
+// or 32 of float32, 32 of uint8), is one SIMD tile narrower: such rows share a set, and the column
+// kernels walking 16-32 of them thrashed it (ArgMax [1, 32, 512, 512] and [1, 16, 512, 512]
+// 1.09-1.20x end to end).
 constexpr int64_t kTiledStateBytes = 256 * 1024;
 constexpr int64_t kMinTileRowBytes = 8 * 1024;
 constexpr int64_t kTileAlignment = 16;  // elements: whole SIMD tiles of every lane width
+constexpr int64_t kAliasingRowBytes = 4096;
+constexpr int64_t kL1Ways = 8;
 
 }  // namespace
 
@@ -47,8 +53,10 @@ int64_t column_tile_width(const Plan& plan, int64_t staging_bytes) {
   const int64_t size = dtype_size(plan.input_dtype);
   const int64_t state_bytes = plan.inner * (size + (plan.kind == PlanKind::ReduceMax ? 0 : 4));
   if (state_bytes <= kTiledStateBytes || staging_bytes <= 0) return 0;
-  const int64_t width = staging_bytes / (plan.reduce * size) / kTileAlignment * kTileAlignment;
-  return width * size >= kMinTileRowBytes && width < plan.inner ? width : 0;
+  int64_t width = staging_bytes / (plan.reduce * size) / kTileAlignment * kTileAlignment;
+  if (width * size < kMinTileRowBytes || width >= plan.inner) return 0;
+  if (plan.reduce > kL1Ways && width * size % kAliasingRowBytes == 0) width -= kTileAlignment;
+  return width;
 }
 
 GatherShape gather_shape(const Plan& plan, int64_t staging_bytes) {

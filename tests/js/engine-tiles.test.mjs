@@ -57,6 +57,7 @@ function fill(type, dims, width, rng) {
 }
 
 // Runs op once to learn the tile width, then on data planted at those tile edges, against the reference.
+// Returns the tile width the engine took.
 function checkTiled(M, rng, op, type, dims, attrs, opset) {
   const where = `${op} ${type} ${JSON.stringify(dims)} ${JSON.stringify(attrs)}`;
   const inputs = (data) => (op === 'ReduceMax' ? [{ type, data, dims }, { type: 'int64', data: BigInt64Array.of(1n), dims: [1] }] : [{ type, data, dims }]);
@@ -72,6 +73,7 @@ function checkTiled(M, rng, op, type, dims, attrs, opset) {
   } finally {
     watch.restore();
   }
+  return width;
 }
 
 test('column tiles: ArgMax and ArgMin in every dtype, a narrower last tile in each slice', async () => {
@@ -83,6 +85,17 @@ test('column tiles: ArgMax and ArgMin in every dtype, a narrower last tile in ea
     checkTiled(M, rng, 'ArgMax', type, [1, 5, 70001], { axis: 1, select_last_index: 1 }, 13);
     checkTiled(M, rng, 'ArgMin', type, [1, 5, 70001], { axis: 1, select_last_index: rng.int(2) }, 13);
   }
+});
+
+test('column tiles of more than 8 rows a multiple of 4 KiB apart are one SIMD tile narrower', async () => {
+  await init();
+  const M = currentModule();
+  const rng = prng(33);
+  // 256 KiB of staging over 16 rows: 4096 float32 (16 KiB rows, one L1 set), so 4080; 32 rows of
+  // uint8: 8192 -> 8176.
+  assert.equal(checkTiled(M, rng, 'ArgMax', 'float32', [1, 16, 40001], { axis: 1 }, 13), 4080);
+  assert.equal(checkTiled(M, rng, 'ArgMin', 'uint8', [1, 32, 60001], { axis: 1, select_last_index: 1 }, 13), 8176);
+  assert.equal(checkTiled(M, rng, 'Hardmax', 'float32', [1, 16, 40001], { axis: 1 }, 13), 4080);
 });
 
 test('column tiles: Hardmax along a middle axis and single-axis ReduceMax, every dtype', async () => {

@@ -176,7 +176,8 @@ TEST_CASE("column tiles at the width the core picks, with a narrower last tile")
     int64_t width;
   };
   for (const Shape& shape : {Shape{DType::Float32, {2, 3, 70000}, 21840}, Shape{DType::Float16, {1, 7, 50000}, 18720},
-                             Shape{DType::BFloat16, {1, 7, 50000}, 18720}}) {
+                             Shape{DType::BFloat16, {1, 7, 50000}, 18720},
+                             Shape{DType::Float32, {1, 16, 40000}, 4080}}) {  // 16 KiB rows: a tile narrower
     const DType t = shape.dtype;
     const std::vector<int64_t>& dims = shape.dims;
     const int64_t width = shape.width;
@@ -204,13 +205,22 @@ TEST_CASE("column_tile_width: tiles only where a slice's state outgrows the cach
   CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 21, 65536), kStagingBytes) == 0);
   CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 21, 65537), kStagingBytes) == 3120);
   // Tile rows under 8 KiB (a long reduced axis) are not worth their copies: 32 rows of 2048
-  // float32 are; 33 rows of 1984 are not, nor 64 rows of 1024; 64 rows of 4096 uint8 are not either.
-  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 32, 100000), kStagingBytes) == 2048);
+  // float32 are (one SIMD tile narrower, below); 33 rows of 1984 are not, nor 64 rows of 1024; 64
+  // rows of 4096 uint8 are not either.
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 32, 100000), kStagingBytes) == 2032);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 33, 100000), kStagingBytes) == 0);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMin, DType::Float32, false, 2, 64, 65536), kStagingBytes) == 0);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Uint8, false, 1, 64, 300000), kStagingBytes) == 0);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Uint8, false, 1, 21, 262144), kStagingBytes) == 12480);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float64, false, 1, 21, 262144), kStagingBytes) == 1552);
+  // Tile rows a multiple of 4 KiB apart would share an L1 set: one SIMD tile (16 elements) narrower
+  // where there are more of them than the set has ways (8).
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 8, 262144), kStagingBytes) == 8192);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 16, 262144), kStagingBytes) == 4080);
+  CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 16, 262144), kStagingBytes) == 4080);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Uint8, false, 1, 32, 262144), kStagingBytes) == 8176);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float64, false, 1, 16, 262144), kStagingBytes) == 2032);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float16, false, 1, 32, 262144), kStagingBytes) == 4080);
   // A tile as wide as the slice is the row-major feed.
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 3, 1, 70000), kStagingBytes) == 65536);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 3, 1, 65536), kStagingBytes) == 0);
