@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/half.h"
+#include "kernels/l1_geometry.h"
 #include "kernels/one_hot.h"
 #include "kernels/simd.h"
 
@@ -32,15 +33,13 @@ void widen_indices(const int32_t* from, int64_t count, char* out) {
 // and when each of a tile's `reduce` row copies is long enough to stream: measured on
 // [1, R, 512, 512] against row-major chunks, tiles of 12 KiB rows (R = 21) were 8-10% faster for
 // float32 and 1.8x for uint8, 8 KiB rows (R = 32) even, 4 KiB rows (R = 64) slower.
-// A tile of more rows than an L1 set has ways, rows that would be a multiple of 4 KiB apart (R = 16
-// or 32 of float32, 32 of uint8), is one SIMD tile narrower: such rows share a set, and the column
-// kernels walking 16-32 of them thrashed it (ArgMax [1, 32, 512, 512] and [1, 16, 512, 512]
+// A tile whose rows would be a multiple of 4 KiB apart, more of them than an L1 set holds (R = 16
+// or 32 of float32, 32 of uint8; l1_geometry.h), is one SIMD tile narrower: the column kernels
+// walking 16-32 rows of one set thrashed it (ArgMax [1, 32, 512, 512] and [1, 16, 512, 512]
 // 1.09-1.20x end to end).
 constexpr int64_t kTiledStateBytes = 256 * 1024;
 constexpr int64_t kMinTileRowBytes = 8 * 1024;
 constexpr int64_t kTileAlignment = 16;  // elements: whole SIMD tiles of every lane width
-constexpr int64_t kAliasingRowBytes = 4096;
-constexpr int64_t kL1Ways = 8;
 
 }  // namespace
 
@@ -55,7 +54,7 @@ int64_t column_tile_width(const Plan& plan, int64_t staging_bytes) {
   if (state_bytes <= kTiledStateBytes || staging_bytes <= 0) return 0;
   int64_t width = staging_bytes / (plan.reduce * size) / kTileAlignment * kTileAlignment;
   if (width * size < kMinTileRowBytes || width >= plan.inner) return 0;
-  if (plan.reduce > kL1Ways && width * size % kAliasingRowBytes == 0) width -= kTileAlignment;
+  if (plan.reduce > kL1Ways && width * size % kL1SetSpanBytes == 0) width -= kTileAlignment;
   return width;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/l1_geometry.h"
 #include "kernels/lanes.h"
 #include "kernels/traits.h"
 
@@ -404,17 +405,16 @@ struct ColumnScan {
   static constexpr int64_t kBlockColumns =
       (16384 / (sizeof(Raw) + (Index ? 4 : 0))) / (kGroup * kTile) * (kGroup * kTile);
 
-  // Rows a multiple of 4 KiB apart fall in one L1 set (8 ways). ReduceMax's sweep of a staged
+  // Rows a multiple of 4 KiB apart fall in one L1 set (l1_geometry.h). ReduceMax's sweep of a staged
   // chunk walks each column group down all its rows, and down 16-64 such rows it thrashed the set:
   // a 256 KiB chunk of [1024,1024] int32 over axis 0 read 7-9 GB/s where 1000 or 1056 columns
   // read 28-47. Such strides take the blocked walk in cache too, 8 rows a pass (16 thrashed again;
   // 4 was as fast but for float16). End to end ReduceMax over axis 0 of [1024,1024] 1.3-1.7x
   // faster (int32, float64), [8,512,4096] over axis 1 1.4x. The arg kinds, slower per element,
   // measured level or slower blocked, so they keep the sweep.
-  static constexpr int64_t kAliasingBytes = 4096;
-  static constexpr int64_t kAliasingRowsPerPass = 8;
+  static constexpr int64_t kAliasingRowsPerPass = kL1Ways;
   static bool rows_alias(int64_t stride) {
-    return !Index && stride * static_cast<int64_t>(sizeof(Raw)) % kAliasingBytes == 0;
+    return !Index && stride * static_cast<int64_t>(sizeof(Raw)) % kL1SetSpanBytes == 0;
   }
 
   static void run(const Raw* x, int64_t rows, int64_t width, int64_t stride, int64_t first, Raw* best,

@@ -172,7 +172,7 @@ void aliasing_strides() {
   using Max = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, false>;
   using R = RawOf<D>;
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
-  const int64_t page = Max::kAliasingBytes / static_cast<int64_t>(sizeof(R));
+  const int64_t page = ox::kL1SetSpanBytes / static_cast<int64_t>(sizeof(R));
   REQUIRE(Max::rows_alias(page));
   REQUIRE(Max::rows_alias(2 * page));
   for (int64_t stride : {page, 2 * page})
