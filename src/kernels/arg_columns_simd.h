@@ -405,22 +405,26 @@ struct ColumnScan {
   static constexpr int64_t kBlockColumns =
       (16384 / (sizeof(Raw) + (Index ? 4 : 0))) / (kGroup * kTile) * (kGroup * kTile);
 
-  // Rows a multiple of 4 KiB apart fall in one L1 set (l1_geometry.h). ReduceMax's sweep of a staged
-  // chunk walks each column group down all its rows, and down 16-64 such rows it thrashed the set:
-  // a 256 KiB chunk of [1024,1024] int32 over axis 0 read 7-9 GB/s where 1000 or 1056 columns
-  // read 28-47. Such strides take the blocked walk in cache too, 8 rows a pass (16 thrashed again;
-  // 4 was as fast but for float16). End to end ReduceMax over axis 0 of [1024,1024] 1.3-1.7x
-  // faster (int32, float64), [8,512,4096] over axis 1 1.4x. The arg kinds, slower per element,
-  // measured level or slower blocked, so they keep the sweep.
+  // Rows a multiple of 4 KiB apart fall in one L1 set (l1_geometry.h). ReduceMax's sweep walks
+  // each 64-byte column group down all the call's rows: where the rows do not start on a line,
+  // each group spans two lines of every row and the second is gone from the set by the next
+  // group (a 256 KiB chunk of [1024,1024] int32 over axis 0 at 8 mod 64: 7-9 GB/s, where 1000 or
+  // 1056 columns read 28-47). Such calls take the blocked walk in cache too, 8 rows a pass (16
+  // thrashed again): 1.3-3.5x there. On rows that start on a line (the staging buffer is aligned:
+  // js/engine.js) the blocked walk still gains where the summary is one register (integers:
+  // [1024,1024] int32 1.08-1.10x, uint8 [1024,4096] 1.07-1.13x end to end) and loses where it is
+  // more (float32 0.91-0.95x, float64 0.92-0.97x), so those sweep. The arg kinds measured level or
+  // slower blocked.
   static constexpr int64_t kAliasingRowsPerPass = kL1Ways;
-  static bool rows_alias(int64_t stride) {
-    return !Index && stride * static_cast<int64_t>(sizeof(Raw)) % kL1SetSpanBytes == 0;
+  static bool rows_alias(const Raw* x, int64_t stride) {
+    if (Index || stride * static_cast<int64_t>(sizeof(Raw)) % kL1SetSpanBytes != 0) return false;
+    return reinterpret_cast<uintptr_t>(x) % kL1LineBytes != 0 || sizeof(Sum) == simd::kBytes;
   }
 
   static void run(const Raw* x, int64_t rows, int64_t width, int64_t stride, int64_t first, Raw* best,
                   int32_t* index) {
     Hint hint;
-    const bool alias = rows_alias(stride);
+    const bool alias = rows_alias(x, stride);
     const int64_t rows_per_pass = alias ? kAliasingRowsPerPass : kRowsPerPass;
     if (rows <= rows_per_pass || (!alias && rows * stride * static_cast<int64_t>(sizeof(Raw)) <= kCachedBytes))
       return sweep(x, rows, width, stride, first, best, index, &hint);

@@ -7,6 +7,7 @@
 namespace ox {
 
 constexpr int64_t kL1SetSpanBytes = 4096;
+constexpr int64_t kL1LineBytes = 64;
 constexpr int64_t kL1Ways = 8;
 
 }  // namespace ox

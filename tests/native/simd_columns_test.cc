@@ -164,8 +164,9 @@ void cache_blocked() {
 }
 
 // Rows a multiple of 4 KiB apart in a staged-size call: ReduceMax walks them blocked (8 rows a
-// pass, split evenly) where other strides sweep; rows just past a pass and many passes, widths
-// narrower than the stride, NaN, signed zeros and the state carried across calls.
+// pass, split evenly) where they start off a cache line or its summary is one register, else
+// sweeps; rows on and off a line, rows just past a pass and many passes, widths narrower than the
+// stride, NaN, signed zeros and the state carried across calls.
 template <DType D>
 void aliasing_strides() {
   using L = typename ox::LanesFor<D>::type;
@@ -173,17 +174,21 @@ void aliasing_strides() {
   using R = RawOf<D>;
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
   const int64_t page = ox::kL1SetSpanBytes / static_cast<int64_t>(sizeof(R));
-  REQUIRE(Max::rows_alias(page));
-  REQUIRE(Max::rows_alias(2 * page));
+  const int64_t line = ox::kL1LineBytes / static_cast<int64_t>(sizeof(R));
   for (int64_t stride : {page, 2 * page})
-    for (int64_t width : {stride, Tiles<D>::group + Tiles<D>::tile + 1, stride - 3})
-      for (int64_t rows : {Max::kAliasingRowsPerPass + 1, 4 * Max::kAliasingRowsPerPass + 3}) {
-        Shifted<R> buf(rows * stride, static_cast<int>(rng() % 4));
-        for (int64_t e = 0; e < rows * stride; ++e) buf.data[e] = random_value<D>(rng, static_cast<Mix>(e % 3));
-        if constexpr (has_nan<D>())
-          for (int n = 0; n < 4; ++n) buf.data[rng() % static_cast<uint64_t>(rows * stride)] = nans<D>()[n % nans<D>().size()];
-        check_grid<D>(buf.data, rows, width, stride, rng, "aliasing rows");
-      }
+    for (int64_t width : {stride, Tiles<D>::group + Tiles<D>::tile + 1})
+      for (int64_t rows : {Max::kAliasingRowsPerPass + 1, 4 * Max::kAliasingRowsPerPass + 3})
+        for (int64_t shift : {int64_t{0}, int64_t{1}}) {  // rows on a line, and one element off
+          std::vector<R> storage(static_cast<size_t>(rows * stride + 2 * line));
+          const uintptr_t at = reinterpret_cast<uintptr_t>(storage.data());
+          R* x = storage.data() + (ox::kL1LineBytes - at % ox::kL1LineBytes) % ox::kL1LineBytes / sizeof(R) + shift;
+          REQUIRE(reinterpret_cast<uintptr_t>(x) % ox::kL1LineBytes == static_cast<uintptr_t>(shift) * sizeof(R));
+          if (shift == 1) REQUIRE(Max::rows_alias(x, stride));  // off a line: always blocked
+          for (int64_t e = 0; e < rows * stride; ++e) x[e] = random_value<D>(rng, static_cast<Mix>(e % 3));
+          if constexpr (has_nan<D>())
+            for (int n = 0; n < 4; ++n) x[rng() % static_cast<uint64_t>(rows * stride)] = nans<D>()[n % nans<D>().size()];
+          check_grid<D>(x, rows, width, stride, rng, "aliasing rows, shift " + std::to_string(shift));
+        }
 }
 
 // More rows in one call than one register pass tracks for 1- and 2-byte lanes (255, 65535).
