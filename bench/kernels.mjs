@@ -171,9 +171,11 @@ for (const c of CASES) {
   const chunk = CHUNK_BYTES ? Math.max(1, Math.floor(CHUNK_BYTES / size)) : 0;
   // The case's input (the same values) and output in a module's heap, and its kernel there.
   const kernelIn = (module) => {
-    // On a cache line, as js/engine.js places its staging buffer (emmalloc gives 8 mod 64).
-    const block = module._malloc(bytes + 16 + 64), output = outBytes ? module._malloc(outBytes) : 0;
-    const input = Math.ceil(block / 64) * 64;
+    // On a cache line, as js/engine.js places its staging buffer (emmalloc gives 8 mod 64; an
+    // older build for --ab may not export the line size).
+    const line = module.CACHE_LINE_BYTES ?? 64;
+    const block = module._malloc(bytes + 16 + line), output = outBytes ? module._malloc(outBytes) : 0;
+    const input = Math.ceil(block / line) * line;
     fillRandom(module, input, bytes, c.dtype);
     const run = (reps) => {
       if (module._benchKernel(KIND[c.op], code, c.last, outer, reduce, inner, input, chunk, output, reps) !== 0)

@@ -8,6 +8,7 @@
 
 #include "core/half.h"
 #include "exec/execution.h"
+#include "kernels/l1_geometry.h"
 #include "ops/resolve.h"
 #include "wire/plan_cache.h"
 #include "wire/wire.h"
@@ -277,6 +278,7 @@ EMSCRIPTEN_BINDINGS(onnx_extrema) {
   emscripten::constant("GATHER_WORD", kGatherWord);
   emscripten::constant("FLOAT16_ONE", ox::Float16Format::kOne);
   emscripten::constant("BFLOAT16_ONE", ox::BFloat16Format::kOne);
+  emscripten::constant("CACHE_LINE_BYTES", static_cast<int>(ox::kL1LineBytes));
   emscripten::function("_requestAddress", &request_address);
   emscripten::function("_requestCapacity", &request_capacity);
   emscripten::function("_responseAddress", &response_address);

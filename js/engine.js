@@ -12,18 +12,18 @@ import { Tensor, readTensorLike } from './tensor.js';
 import { RequestWriter } from './wire.js';
 
 const STAGING_BYTES = 256 * 1024;
-// emmalloc aligns to 8 bytes: a chunk staged at 8 mod 64 has every fourth SIMD load straddle two
-// cache lines, and a column walk's 64-byte group spans two lines of every row.
-const STAGING_ALIGNMENT = 64;
 
 let state = null; // the loaded module's session: see newSession
 
 // What every call needs from the module, read once: a property of the Module object costs ~20 ns
 // per read (it has too many for V8's fast properties), a dozen of them per call.
 function newSession(M) {
-  const block = M._malloc(STAGING_BYTES + STAGING_ALIGNMENT);
+  // On a cache line: emmalloc aligns to 8 bytes, and a chunk staged at 8 mod 64 has every fourth
+  // SIMD load straddle two lines, and a column walk's 64-byte group span two lines of every row.
+  const line = M.CACHE_LINE_BYTES;
+  const block = M._malloc(STAGING_BYTES + line);
   if (!block) throw new Error('onnx-extrema: cannot allocate the staging buffer');
-  const staging = Math.ceil(block / STAGING_ALIGNMENT) * STAGING_ALIGNMENT;
+  const staging = Math.ceil(block / line) * line;
   return {
     M,
     run: M._run,

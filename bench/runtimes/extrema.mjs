@@ -24,10 +24,10 @@ export function make({ resident }) {
         const M = currentModule();
         // Grow the heap first so later working-memory allocations do not detach the view.
         const slack = M._malloc(c.bytes + (16 << 20));
-        held = M._malloc(c.bytes + 64);
+        held = M._malloc(c.bytes + M.CACHE_LINE_BYTES);
         M._free(slack);
         if (!held) throw new Error('cannot allocate the resident input');
-        const at = Math.ceil(held / 64) * 64; // on a cache line, as the staging buffer is (emmalloc: 8 mod 64)
+        const at = Math.ceil(held / M.CACHE_LINE_BYTES) * M.CACHE_LINE_BYTES; // on a line, as staged input is
         const view = () => new CLASS[c.type](M.HEAPU8.buffer, at, c.count);
         data = view();
         data.set(input);

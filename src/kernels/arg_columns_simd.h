@@ -412,7 +412,7 @@ struct ColumnScan {
   // 1056 columns read 28-47). Such calls take the blocked walk in cache too, 8 rows a pass (16
   // thrashed again): 1.3-3.5x there. On rows that start on a line (the staging buffer is aligned:
   // js/engine.js) the blocked walk still gains where the summary is one register (integers:
-  // [1024,1024] int32 1.08-1.10x, uint8 [1024,4096] 1.07-1.13x end to end) and loses where it is
+  // [1024,1024] int32 1.08-1.14x, uint8 [1024,4096] 1.07-1.13x end to end) and loses where it is
   // more (float32 0.91-0.95x, float64 0.92-0.97x), so those sweep. The arg kinds measured level or
   // slower blocked.
   static constexpr int64_t kAliasingRowsPerPass = kL1Ways;

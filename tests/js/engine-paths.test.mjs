@@ -49,6 +49,22 @@ test('ArgMax/ArgMin: staged and streamed inputs, outputs in one piece and in par
 // Buffer.allocUnsafeSlow) and are overwritten whole; every path must still hand back an array of
 // the exact class that owns its whole buffer, as `new Class(n)` would (a caller may transfer or
 // wrap out.data.buffer), holding only this call's values.
+test('streamed chunks are fed from a staging buffer that starts on a cache line', async () => {
+  await init();
+  const M = currentModule();
+  const fed = [];
+  const feed = M._feed;
+  M._feed = (at, count) => (fed.push(at), feed.call(M, at, count));
+  try {
+    argMax(new Tensor('float32', values(3 * STAGING_FLOATS, 4), [(3 * STAGING_FLOATS) / 1024, 1024]), { axis: 0 });
+  } finally {
+    M._feed = feed;
+  }
+  assert.equal(fed.length, 3);
+  for (const at of fed) assert.equal(at % M.CACHE_LINE_BYTES, 0, `staged at ${at}`);
+  assert.equal(M.CACHE_LINE_BYTES, 64);
+});
+
 test('every output array owns its whole buffer, on every output path', async () => {
   await init();
   const owns = (data, Class, where) => {
