@@ -101,7 +101,7 @@ for (const [t, w] of [['float32', 2], ['float32', 3], ['float32', 4], ['float32'
   add(`argmax_narrow_slices_40_${w}.${t}`, 'ArgMax', t, [Math.round((4 << 20) / DTYPE[t][1] / w / 40), 40, w]);
 }
 // A staging chunk (256 KiB) of a column problem by its width: rows a multiple of 4 KiB apart share
-// an L1 set (arg_columns_simd.h: rows_alias), the widths beside them do not.
+// an L1 set (kernels/l1_geometry.h; arg_columns_simd.h: blocked_in_cache), the widths beside them do not.
 for (const t of ['float32', 'int32', 'float64', 'float16'])
   for (const w of [256, 512, 1000, 1024, 1056, 2048, 4096]) {
     add(`reducemax_chunk_cols_${w}.${t}`, 'ReduceMax', t, [1, Math.floor((256 << 10) / DTYPE[t][1] / w), w]);

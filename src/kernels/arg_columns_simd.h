@@ -399,7 +399,7 @@ struct ColumnScan {
   // cache-blocked: a block of columns whose state stays in L1 takes kRowsPerPass rows per pass,
   // so memory is read as a few sequential runs at a time instead of one stream per row (21 rows
   // 1 MiB apart in the [1,21,512,512] case). Input in cache (a staged chunk) keeps every row of
-  // the call in one register pass, unless its rows alias in L1 (below).
+  // the call in one register pass, unless its rows alias in L1 (blocked_in_cache).
   static constexpr int64_t kRowsPerPass = kRelative ? 16 : 4;  // narrow lanes merge rows once per pass
   static constexpr int64_t kCachedBytes = 256 * 1024;
   static constexpr int64_t kBlockColumns =
@@ -416,7 +416,7 @@ struct ColumnScan {
   // more (float32 0.91-0.95x, float64 0.92-0.97x), so those sweep. The arg kinds measured level or
   // slower blocked.
   static constexpr int64_t kAliasingRowsPerPass = kL1Ways;
-  static bool rows_alias(const Raw* x, int64_t stride) {
+  static bool blocked_in_cache(const Raw* x, int64_t stride) {
     if (Index || stride * static_cast<int64_t>(sizeof(Raw)) % kL1SetSpanBytes != 0) return false;
     return reinterpret_cast<uintptr_t>(x) % kL1LineBytes != 0 || sizeof(Sum) == simd::kBytes;
   }
@@ -424,9 +424,9 @@ struct ColumnScan {
   static void run(const Raw* x, int64_t rows, int64_t width, int64_t stride, int64_t first, Raw* best,
                   int32_t* index) {
     Hint hint;
-    const bool alias = rows_alias(x, stride);
-    const int64_t rows_per_pass = alias ? kAliasingRowsPerPass : kRowsPerPass;
-    if (rows <= rows_per_pass || (!alias && rows * stride * static_cast<int64_t>(sizeof(Raw)) <= kCachedBytes))
+    const bool blocked = blocked_in_cache(x, stride);
+    const int64_t rows_per_pass = blocked ? kAliasingRowsPerPass : kRowsPerPass;
+    if (rows <= rows_per_pass || (!blocked && rows * stride * static_cast<int64_t>(sizeof(Raw)) <= kCachedBytes))
       return sweep(x, rows, width, stride, first, best, index, &hint);
     // Rows split evenly over the passes (21 rows: 11 + 10, or 4 + 4 + 4 + 3 + 3 + 3), so no pass
     // is left with a row or two to pay a pass's fixed costs for.

@@ -45,10 +45,6 @@ test('ArgMax/ArgMin: staged and streamed inputs, outputs in one piece and in par
   }
 });
 
-// Outputs larger than the staging buffer start uninitialized where the runtime allows it (Node's
-// Buffer.allocUnsafeSlow) and are overwritten whole; every path must still hand back an array of
-// the exact class that owns its whole buffer, as `new Class(n)` would (a caller may transfer or
-// wrap out.data.buffer), holding only this call's values.
 test('streamed chunks are fed from a staging buffer that starts on a cache line', async () => {
   await init();
   const M = currentModule();
@@ -65,6 +61,10 @@ test('streamed chunks are fed from a staging buffer that starts on a cache line'
   assert.equal(M.CACHE_LINE_BYTES, 64);
 });
 
+// Outputs larger than the staging buffer start uninitialized where the runtime allows it (Node's
+// Buffer.allocUnsafeSlow) and are overwritten whole; every path must still hand back an array of
+// the exact class that owns its whole buffer, as `new Class(n)` would (a caller may transfer or
+// wrap out.data.buffer), holding only this call's values.
 test('every output array owns its whole buffer, on every output path', async () => {
   await init();
   const owns = (data, Class, where) => {

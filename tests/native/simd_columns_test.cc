@@ -183,7 +183,7 @@ void aliasing_strides() {
           const uintptr_t at = reinterpret_cast<uintptr_t>(storage.data());
           R* x = storage.data() + (ox::kL1LineBytes - at % ox::kL1LineBytes) % ox::kL1LineBytes / sizeof(R) + shift;
           REQUIRE(reinterpret_cast<uintptr_t>(x) % ox::kL1LineBytes == static_cast<uintptr_t>(shift) * sizeof(R));
-          if (shift == 1) REQUIRE(Max::rows_alias(x, stride));  // off a line: always blocked
+          if (shift == 1) REQUIRE(Max::blocked_in_cache(x, stride));  // off a line: always blocked
           for (int64_t e = 0; e < rows * stride; ++e) x[e] = random_value<D>(rng, static_cast<Mix>(e % 3));
           if constexpr (has_nan<D>())
             for (int n = 0; n < 4; ++n) x[rng() % static_cast<uint64_t>(rows * stride)] = nans<D>()[n % nans<D>().size()];
