@@ -33,7 +33,7 @@ const BASE = [
 const TYPED_BASES = ['argmax_vocab_32k', 'reducemax_rows'];
 const EXTRA_TYPES = ['int32', 'uint8', 'float16', 'bfloat16', 'float64'];
 
-export const BYTES = { float32: 4, float64: 8, int32: 4, uint8: 1, float16: 2, bfloat16: 2, int64: 8 };
+export const BYTES = { float32: 4, float64: 8, int32: 4, uint8: 1, int8: 1, float16: 2, bfloat16: 2, int64: 8 };
 
 function complete(c, type) {
   const opset = c.op === 'ReduceMax' ? 18 : 13;
@@ -70,8 +70,9 @@ export const CASES = [
 
 // The sweep (`npm run bench -- --set=sweep`): the kernel families a user can reach, beyond the
 // issue's cases, each at a small (~4K elements, the per-call cost) and a large (~1M) size, in
-// every type onnxruntime-web also runs, to find any layout where the margin over the peers is
-// thin. `dims(n)`: the shape for about n elements.
+// every type onnxruntime-web also runs these operators in (peers.md: int8 and int64 too; not
+// bfloat16, which its JS API has no tensor type for), to find any layout where the margin over
+// the peers is thin. `dims(n)`: the shape for about n elements.
 const SWEEP_LAYOUTS = [
   { name: 'argmax_rows', op: 'ArgMax', dims: (n) => [n / 1024, 1024], attrs: { axis: -1 } },
   { name: 'argmin_rows_last', op: 'ArgMin', dims: (n) => [n / 1024, 1024], attrs: { axis: -1, select_last_index: 1 } },
@@ -96,7 +97,7 @@ const SWEEP_LAYOUTS = [
   { name: 'hardmax_mid3', op: 'Hardmax', dims: (n) => [n / 768, 256, 3], attrs: { axis: 1 } },
 ];
 const SWEEP_SIZES = { small: 4096, large: 1 << 20 };
-const SWEEP_TYPES = ['float32', 'float16', 'int32', 'uint8', 'float64'];
+const SWEEP_TYPES = ['float32', 'float16', 'int32', 'uint8', 'float64', 'int8', 'int64'];
 
 const HARDMAX_TYPES = new Set(['float32', 'float16', 'bfloat16', 'float64']); // Hardmax-13's type list
 

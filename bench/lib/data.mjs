@@ -39,6 +39,16 @@ export function makeInput(c, allocate = (Class, n) => new Class(n)) {
       for (let i = 0; i < n; i += 1) x[i] = next() & 0xff;
       return x;
     }
+    case 'int8': {
+      const x = allocate(Int8Array, n); // ties are common, both signs
+      for (let i = 0; i < n; i += 1) x[i] = next() & 0xff; // stored modulo 256: -128..127
+      return x;
+    }
+    case 'int64': {
+      const x = allocate(BigInt64Array, n); // the whole 64-bit range: both 32-bit halves decide
+      for (let i = 0; i < n; i += 1) x[i] = BigInt.asIntN(64, (BigInt(next()) << 32n) | BigInt(next()));
+      return x;
+    }
     case 'float16': {
       const x = allocate(Uint16Array, n); // sign, exponent 0..29 (finite, below 2^15), mantissa
       for (let i = 0; i < n; i += 1) {

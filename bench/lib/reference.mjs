@@ -77,7 +77,8 @@ export function compare(expected, got) {
   if (!got || got.length !== expected.length) return `length ${got?.length} instead of ${expected.length}`;
   let bad = 0, first = -1;
   for (let i = 0; i < expected.length; i += 1) {
-    const g = typeof got[i] === 'bigint' ? Number(got[i]) : got[i];
+    // int64 values (ReduceMax) compare as BigInt; indices as numbers
+    const g = typeof got[i] === 'bigint' && typeof expected[i] !== 'bigint' ? Number(got[i]) : got[i];
     if (!Object.is(g, expected[i]) && !(g === 0 && expected[i] === 0)) {
       if (first < 0) first = i;
       bad += 1;

@@ -5,7 +5,10 @@
 import { init, runNode, Tensor } from '../../js/index.mjs';
 import { currentModule } from '../../js/module.js';
 
-const CLASS = { float32: Float32Array, float64: Float64Array, int32: Int32Array, uint8: Uint8Array, float16: Uint16Array, bfloat16: Uint16Array };
+const CLASS = {
+  float32: Float32Array, float64: Float64Array, int32: Int32Array, uint8: Uint8Array, int8: Int8Array, int64: BigInt64Array,
+  float16: Uint16Array, bfloat16: Uint16Array,
+};
 
 export async function load({ resident }) {
   await init();

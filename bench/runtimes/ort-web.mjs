@@ -4,7 +4,7 @@
 import * as ort from 'onnxruntime-web';
 import { oneNodeModel } from '../lib/onnx-model.mjs';
 
-const TYPES = new Set(['float32', 'float64', 'int32', 'uint8', 'float16']); // no bfloat16 tensor type in ort's JS API
+const TYPES = new Set(['float32', 'float64', 'int32', 'uint8', 'int8', 'int64', 'float16']); // no bfloat16 tensor type in ort's JS API
 
 export async function load({ threads }) {
   ort.env.wasm.numThreads = threads;

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { CASES, SWEEP_CASES, findCases } from '../../bench/lib/cases.mjs';
-import { reference } from '../../bench/lib/reference.mjs';
+import { makeInput } from '../../bench/lib/data.mjs';
+import { compare, reference } from '../../bench/lib/reference.mjs';
 import { sweepSection } from '../../bench/lib/sweep.mjs';
 
 test('sweep cases: unique names, whole shapes, Hardmax only in its types, apart from the main set', () => {
@@ -47,4 +48,24 @@ test('reference: select_last_index takes the last of tied values, and the last N
   assert.deepEqual(argmin([3, 1, 2, 1, 5], 1), [3]);
   assert.deepEqual(argmin([3, NaN, 2, NaN, 1], 0), [1]);
   assert.deepEqual(argmin([3, NaN, 2, NaN, 1], 1), [3]);
+});
+
+test('sweep types: every type onnxruntime-web runs these operators in (peers.md), int8 and int64 included', () => {
+  const types = new Set(SWEEP_CASES.map((c) => c.type));
+  for (const t of ['float32', 'float16', 'float64', 'int8', 'uint8', 'int32', 'int64']) assert.ok(types.has(t), t);
+  const x8 = makeInput({ name: 'i8', type: 'int8', count: 4096 });
+  assert.ok(x8 instanceof Int8Array && x8.some((v) => v < 0) && x8.some((v) => v > 0));
+  const x64 = makeInput({ name: 'i64', type: 'int64', count: 4096 });
+  assert.ok(x64 instanceof BigInt64Array && x64.some((v) => v < -(2n ** 53n)) && x64.some((v) => v > 2n ** 53n));
+});
+
+test('reference: int64 values compare exactly, beyond 2^53', () => {
+  const x = BigInt64Array.from([2n ** 62n, 2n ** 62n + 1n, -(2n ** 63n)]);
+  const c = { op: 'ReduceMax', dims: [1, 3], count: 3, type: 'int64', axes: [-1], attrs: {} };
+  const expected = reference(c, x);
+  assert.deepEqual(expected, [2n ** 62n + 1n]);
+  assert.equal(compare(expected, BigInt64Array.from([2n ** 62n + 1n])), null);
+  assert.match(compare(expected, BigInt64Array.from([2n ** 62n])), /1 of 1 differ/);
+  const arg = { op: 'ArgMax', dims: [1, 3], count: 3, type: 'int64', attrs: { axis: -1 } };
+  assert.equal(compare(reference(arg, x), BigInt64Array.from([1n])), null);
 });
