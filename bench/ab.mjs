@@ -17,6 +17,7 @@ if (!other || !spec) {
 }
 const ROUNDS = 15;
 const TARGET_US = 3000; // per sample
+const WARM_MS = 1000; // per case
 
 const mine = await import(new URL('../js/index.mjs', import.meta.url));
 const theirs = await import(`${other.replace(/\/$/, '')}/js/index.mjs`);
@@ -34,7 +35,10 @@ for (const [type, dims, op, attrs = {}, opset] of JSON.parse(spec)) {
   // The bench's deterministic values (lib/data.mjs: no NaN), the same array for both builds.
   const name = `${op}.${type}.${dims}`, count = dims.reduce((a, b) => a * b, 1);
   const c = { x: { type, data: makeInput({ name, type, count }), dims }, op, attrs, opset };
-  for (let w = 0; w < 20; w += 1) sample(mine, c, 1), sample(theirs, c, 1); // warm up both
+  // Warm up both for a second: V8 runs a function's baseline code until its optimized code,
+  // compiled in the background, is swapped in (README: warm-up); 20 calls left the first case of
+  // a run partly on baseline code.
+  for (const t0 = performance.now(); performance.now() - t0 < WARM_MS; ) sample(mine, c, 1), sample(theirs, c, 1);
   const reps = Math.max(1, Math.round(TARGET_US / sample(mine, c, 3)));
   const a = [], b = [], ratio = [];
   for (let r = 0; r < ROUNDS; r += 1) {
