@@ -4,6 +4,7 @@
 // init({ wasmUrl }) or init({ wasmBinary }) says otherwise.
 import createOxModule from '../dist/ox.mjs';
 import { currentModule, setModule } from './module.js';
+import { prime } from './prime.js';
 
 const defaultWasmUrl = new URL('../dist/ox.wasm', import.meta.url);
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
@@ -107,6 +108,7 @@ export function init(options = {}) {
     loading = load(options ?? {}).then(
       (M) => {
         setModule(M);
+        prime();
       },
       (error) => {
         loading = null;

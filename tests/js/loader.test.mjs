@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import test, { after, before } from 'node:test';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 import { argMax, init, Tensor } from '../../js/index.mjs';
+import { prime } from '../../js/prime.js';
 
 const wasmFile = new URL('../../dist/ox.wasm', import.meta.url);
 let server;
@@ -53,6 +54,10 @@ test('bad wasmUrl values name the URL and what came back', async () => {
 test('operators before init() throw; concurrent init() calls share one load; init() is idempotent', async () => {
   const x = new Tensor('float32', new Float32Array([1, 3, 2]), [3]);
   assert.throws(() => argMax(x), /before init\(\) resolved; await init\(\) first/);
+  // init()'s priming calls (js/prime.js) keep their failures to themselves: before the module is
+  // loaded each of them throws, and prime() still returns, leaving the operators unloaded.
+  assert.equal(prime(), undefined);
+  assert.throws(() => argMax(x), /before init\(\) resolved/);
   const first = init({ wasmUrl: `${server.origin}/dist/ox.wasm` });
   const second = init({ wasmUrl: 'http://127.0.0.1:9/never-fetched.wasm' });
   assert.equal(second, first, 'a call while loading returns the same promise');
