@@ -8,6 +8,7 @@
 //   --runtimes=a,b only these processes (onnx-extrema, onnx-extrema-resident, ort-web-1t,
 //                  ort-web-2t, tfjs-wasm, tfjs-wasm-resident, limit)
 //   --budget-ms=N  time per batch (default 150, quick 40)
+//   --warmup-ms=N  calls before a case's first sample, per column (default 1500, quick 250)
 // Each runtime runs in its own process; for each case the controller asks them in turn for a
 // batch of samples, several rounds with the order rotated, so machine noise falls on all alike.
 // Cells are medians. Results: bench/results/latest.json and latest.md.
@@ -24,7 +25,7 @@ const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 
 function parseArgs(argv) {
-  const opts = { quick: false, rounds: undefined, cases: null, set: 'main', runtimes: null, budgetMs: undefined };
+  const opts = { quick: false, rounds: undefined, cases: null, set: 'main', runtimes: null, budgetMs: undefined, warmupMs: undefined };
   for (const a of argv) {
     const [k, v] = a.split('=');
     if (k === '--quick') opts.quick = true;
@@ -33,10 +34,15 @@ function parseArgs(argv) {
     else if (k === '--set') opts.set = v;
     else if (k === '--runtimes') opts.runtimes = v.split(',').filter(Boolean);
     else if (k === '--budget-ms') opts.budgetMs = Number(v);
+    else if (k === '--warmup-ms') opts.warmupMs = Number(v);
     else throw new Error(`unknown option ${a} (see the top of bench/run.mjs)`);
   }
   opts.rounds ??= opts.quick ? 3 : 8;
   opts.budgetMs ??= opts.quick ? 40 : 150;
+  // V8 swaps optimized code in at a time that varies from run to run: a float16 ArgMax over
+  // [1,32000] ran 1.6-2x slower for its first 0.1-1.5 s in a process that had timed float32
+  // first, and 37.5 us instead of 3.7 in one bench run with 250 ms of warm-up.
+  opts.warmupMs ??= opts.quick ? 250 : 1500;
   opts.minSamples = opts.quick ? 3 : 5;
   if (!(opts.rounds >= 1)) throw new Error('--rounds must be >= 1');
   return opts;
@@ -131,6 +137,7 @@ async function main() {
     set: opts.set,
     rounds: opts.rounds,
     budgetMs: opts.budgetMs,
+    warmupMs: opts.warmupMs,
     load: { start: load() },
     runtimes: {},
     kinds: {
@@ -158,7 +165,7 @@ async function main() {
         entries[column] = { status: 'error', reason: String(error?.message ?? error).split('\n')[0].slice(0, 200) };
         console.log(`  ${column}: ${entries[column].reason}`);
       };
-      const reports = await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'setup', case: c.name })));
+      const reports = await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'setup', case: c.name, warmupMs: opts.warmupMs })));
       procs.forEach((p, i) => {
         if (reports[i].status === 'fulfilled') Object.assign(entries, reports[i].value);
         else for (const column of RUNTIMES[p.name].columns) failed(p, column, reports[i].reason);

@@ -9,7 +9,6 @@ import { compare, reference } from '../lib/reference.mjs';
 import { RUNTIMES } from './registry.mjs';
 
 const SAMPLE_US = 200;
-const WARMUP_MS = 250;
 const runtimeName = process.argv[2];
 const spec = RUNTIMES[runtimeName];
 const mod = await import(spec.module);
@@ -35,7 +34,7 @@ async function timeCalls(p, k) {
   return ((t1 - t0) * 1000) / k;
 }
 
-async function setup(caseName) {
+async function setup(caseName, warmupMs) {
   const c = findCases([caseName])[0];
   const input = makeInput(c);
   let expected = null; // computed once, only if some column can be checked
@@ -66,8 +65,9 @@ async function setup(caseName) {
       continue;
     }
     // Warm up (the JIT tiers up over the first thousands of calls): at least 5 calls and
-    // WARMUP_MS; then estimate the call time from groups doubled until one takes >= 1 ms.
-    for (let n = 0, t = performance.now(); n < 5 || performance.now() - t < WARMUP_MS; n += 1) await timeCalls(p, 1);
+    // warmupMs (run.mjs: --warmup-ms); then estimate the call time from groups doubled until one
+    // takes >= 1 ms.
+    for (let n = 0, t = performance.now(); n < 5 || performance.now() - t < warmupMs; n += 1) await timeCalls(p, 1);
     let est, k = 1;
     for (;;) {
       est = await timeCalls(p, k);
@@ -104,7 +104,7 @@ async function teardown() {
 process.on('message', async (msg) => {
   try {
     let reply;
-    if (msg.cmd === 'setup') reply = await setup(msg.case);
+    if (msg.cmd === 'setup') reply = await setup(msg.case, spec.limit ? Math.min(msg.warmupMs ?? 250, 250) : msg.warmupMs ?? 250);
     else if (msg.cmd === 'batch') reply = await batch(msg.column, msg.budgetMs, msg.minSamples);
     else if (msg.cmd === 'teardown') reply = await teardown();
     else if (msg.cmd === 'exit') {
