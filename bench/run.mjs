@@ -39,9 +39,7 @@ function parseArgs(argv) {
   }
   opts.rounds ??= opts.quick ? 3 : 8;
   opts.budgetMs ??= opts.quick ? 40 : 150;
-  // V8 swaps optimized code in at a time that varies from run to run: a float16 ArgMax over
-  // [1,32000] ran 1.6-2x slower for its first 0.1-1.5 s in a process that had timed float32
-  // first, and 37.5 us instead of 3.7 in one bench run with 250 ms of warm-up.
+  // V8 swaps optimized code in at a time that varies from run to run (bench/README.md).
   opts.warmupMs ??= opts.quick ? 250 : 1500;
   opts.minSamples = opts.quick ? 3 : 5;
   if (!(opts.rounds >= 1)) throw new Error('--rounds must be >= 1');
