@@ -50,6 +50,7 @@ const TARGET_MS = option('ms', 3);
 const AB_DIST = args.find((s) => s.startsWith('--ab='))?.slice('--ab='.length);
 const CACHED = args.includes('--cached');
 const CACHED_BYTES = 256 * 1024;
+const WARM_MS = 300; // per case, at least
 
 const KIND = { ArgMax: 0, ArgMin: 1, ReduceMax: 2, Hardmax: 3 };
 const DTYPE = {
@@ -187,9 +188,10 @@ for (const c of CASES) {
   const kernel = mine.run;
   const floats = Math.floor(bytes / 4);
   const stream = theirs ? theirs.run : (reps) => M._benchStreamMax(mine.input, floats, reps);
-  // Warm up (V8 compiles wasm with Liftoff first and tiers hot functions up to TurboFan), then
-  // calibrate reps so one sample takes about TARGET_MS.
-  for (let w = 0; w < 20; w += 1) kernel(1), stream(1);
+  // Warm up (V8 compiles wasm with Liftoff first and tiers hot functions up to TurboFan, in the
+  // background: 20 calls of a small case could end before the swap), then calibrate reps so one
+  // sample takes about TARGET_MS.
+  for (let w = 0, t0 = performance.now(); w < 20 || performance.now() - t0 < WARM_MS; w += 1) kernel(1), stream(1);
   const calibrate = (fn) => Math.max(1, Math.round((TARGET_MS * 1000) / Math.max(timeOnce(fn, 3), 0.01)));
   const kReps = calibrate(kernel), sReps = calibrate(stream);
   const k = [], s = [], ratio = [];
