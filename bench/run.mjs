@@ -24,6 +24,11 @@ import { RUNTIMES } from './runtimes/registry.mjs';
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 
+// The limit loops are plain wasm loops with no JS on their path: they run optimized within their
+// first calls, so they keep the quick warm-up whatever the run asks.
+const QUICK_WARMUP_MS = 250;
+const warmupOf = (name, opts) => (RUNTIMES[name].limit ? Math.min(opts.warmupMs, QUICK_WARMUP_MS) : opts.warmupMs);
+
 function parseArgs(argv) {
   const opts = { quick: false, rounds: undefined, cases: null, set: 'main', runtimes: null, budgetMs: undefined, warmupMs: undefined };
   for (const a of argv) {
@@ -40,7 +45,7 @@ function parseArgs(argv) {
   opts.rounds ??= opts.quick ? 3 : 8;
   opts.budgetMs ??= opts.quick ? 40 : 150;
   // V8 swaps optimized code in at a time that varies from run to run (bench/README.md).
-  opts.warmupMs ??= opts.quick ? 250 : 1500;
+  opts.warmupMs ??= opts.quick ? QUICK_WARMUP_MS : 1500;
   opts.minSamples = opts.quick ? 3 : 5;
   if (!(opts.rounds >= 1)) throw new Error('--rounds must be >= 1');
   return opts;
@@ -163,7 +168,7 @@ async function main() {
         entries[column] = { status: 'error', reason: String(error?.message ?? error).split('\n')[0].slice(0, 200) };
         console.log(`  ${column}: ${entries[column].reason}`);
       };
-      const reports = await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'setup', case: c.name, warmupMs: opts.warmupMs })));
+      const reports = await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'setup', case: c.name, warmupMs: warmupOf(p.name, opts) })));
       procs.forEach((p, i) => {
         if (reports[i].status === 'fulfilled') Object.assign(entries, reports[i].value);
         else for (const column of RUNTIMES[p.name].columns) failed(p, column, reports[i].reason);

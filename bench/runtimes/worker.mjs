@@ -9,9 +9,6 @@ import { compare, reference } from '../lib/reference.mjs';
 import { RUNTIMES } from './registry.mjs';
 
 const SAMPLE_US = 200;
-// The limit loops are plain wasm loops with no JS on their path: they run optimized within their
-// first calls, so they keep the short warm-up whatever the run asks (run.mjs: --warmup-ms).
-const LIMIT_WARMUP_MS = 250;
 const runtimeName = process.argv[2];
 const spec = RUNTIMES[runtimeName];
 const mod = await import(spec.module);
@@ -107,7 +104,7 @@ async function teardown() {
 process.on('message', async (msg) => {
   try {
     let reply;
-    if (msg.cmd === 'setup') reply = await setup(msg.case, spec.limit ? Math.min(msg.warmupMs, LIMIT_WARMUP_MS) : msg.warmupMs);
+    if (msg.cmd === 'setup') reply = await setup(msg.case, msg.warmupMs);
     else if (msg.cmd === 'batch') reply = await batch(msg.column, msg.budgetMs, msg.minSamples);
     else if (msg.cmd === 'teardown') reply = await teardown();
     else if (msg.cmd === 'exit') {
