@@ -9,17 +9,22 @@
 //                  ort-web-2t, tfjs-wasm, tfjs-wasm-resident, limit)
 //   --budget-ms=N  time per batch (default 150, quick 40)
 //   --warmup-ms=N  calls before a case's first sample, per column (default 1500, quick 250)
+//   --browser      the runtimes in pages of headless Chromium instead of Node processes
+//                  (browser/host.mjs); results in browser-latest.*
+//   --out=DIR      where the results go (default bench/results/)
 // Each runtime runs in its own process; for each case the controller asks them in turn for a
 // batch of samples, several rounds with the order rotated, so machine noise falls on all alike.
 // Cells are medians. Results: bench/results/latest.json and latest.md.
 import { execFileSync, fork, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeShape, findCases } from './lib/cases.mjs';
 import { fmtUs } from './lib/format.mjs';
 import { markdown, summarize } from './lib/report.mjs';
 import { RUNTIMES } from './runtimes/registry.mjs';
+import { openBrowser } from './browser/host.mjs';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
@@ -30,7 +35,7 @@ const QUICK_WARMUP_MS = 250;
 const warmupOf = (name, opts) => (RUNTIMES[name].limit ? Math.min(opts.warmupMs, QUICK_WARMUP_MS) : opts.warmupMs);
 
 function parseArgs(argv) {
-  const opts = { quick: false, rounds: undefined, cases: null, set: 'main', runtimes: null, budgetMs: undefined, warmupMs: undefined };
+  const opts = { quick: false, rounds: undefined, cases: null, set: 'main', runtimes: null, budgetMs: undefined, warmupMs: undefined, browser: false, out: null };
   for (const a of argv) {
     const [k, v] = a.split('=');
     if (k === '--quick') opts.quick = true;
@@ -40,6 +45,8 @@ function parseArgs(argv) {
     else if (k === '--runtimes') opts.runtimes = v.split(',').filter(Boolean);
     else if (k === '--budget-ms') opts.budgetMs = Number(v);
     else if (k === '--warmup-ms') opts.warmupMs = Number(v);
+    else if (k === '--browser') opts.browser = true;
+    else if (k === '--out') opts.out = v;
     else throw new Error(`unknown option ${a} (see the top of bench/run.mjs)`);
   }
   opts.rounds ??= opts.quick ? 3 : 8;
@@ -51,9 +58,9 @@ function parseArgs(argv) {
   return opts;
 }
 
-// Installs bench/'s own dependencies and builds what is missing.
-function ensurePrerequisites() {
-  const need = ['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm'];
+// Installs bench/'s own dependencies and builds what is missing, for the runtimes of this run.
+function ensurePrerequisites(names) {
+  const need = names.flatMap((n) => RUNTIMES[n].packages ?? []);
   if (need.some((p) => !existsSync(new URL(`./node_modules/${p}/package.json`, import.meta.url)))) {
     console.log('bench: installing bench/ dependencies (npm)');
     const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: benchDir, stdio: 'inherit' });
@@ -66,7 +73,7 @@ function ensurePrerequisites() {
     const r = spawnSync('bash', ['scripts/build.sh', 'wasm'], { cwd: rootDir, stdio: 'inherit' });
     if (r.status !== 0 || !dist.every(existsSync)) throw new Error('the wasm build failed');
   }
-  if (!existsSync(new URL('./build/limit.wasm', import.meta.url))) {
+  if (names.some((n) => RUNTIMES[n].limit) && !existsSync(new URL('./build/limit.wasm', import.meta.url))) {
     console.log('bench: building the streaming-limit module (bench/limit/build.sh)');
     const r = spawnSync('bash', ['limit/build.sh'], { cwd: benchDir, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('the limit module build failed');
@@ -132,7 +139,7 @@ async function main() {
   const cases = findCases(opts.cases, opts.set);
   const names = opts.runtimes ?? Object.keys(RUNTIMES);
   for (const n of names) if (!RUNTIMES[n]) throw new Error(`unknown runtime '${n}'; runtimes: ${Object.keys(RUNTIMES).join(', ')}`);
-  ensurePrerequisites();
+  ensurePrerequisites(names);
 
   const run = {
     startedAt: new Date().toISOString(),
@@ -152,7 +159,9 @@ async function main() {
   };
   console.log(`bench: ${cases.length} cases × ${names.length} processes, ${opts.rounds} rounds; load ${run.load.start.join(' ')}`);
 
-  const procs = names.map(startProcess);
+  const browser = opts.browser ? await openBrowser() : null;
+  if (browser) run.machine.browser = browser.version;
+  const procs = browser ? await Promise.all(names.map((n) => browser.startRuntime(n))) : names.map(startProcess);
   try {
     const infos = await Promise.all(procs.map((p) => p.ready));
     procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
@@ -196,17 +205,19 @@ async function main() {
     }
   } finally {
     await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'exit' })));
+    await browser?.close();
   }
   run.load.end = load();
   run.endedAt = new Date().toISOString();
 
   const md = markdown(run);
-  const dir = new URL('./results/', import.meta.url);
+  const dir = opts.out ? path.resolve(opts.out) : fileURLToPath(new URL('./results/', import.meta.url));
+  const stem = path.join(dir, opts.browser ? 'browser-latest' : 'latest');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(new URL('latest.json', dir), JSON.stringify(run, null, 1));
-  writeFileSync(new URL('latest.md', dir), md);
+  writeFileSync(`${stem}.json`, JSON.stringify(run, null, 1));
+  writeFileSync(`${stem}.md`, md);
   console.log(`\n${md}`);
-  console.log('written: bench/results/latest.md, bench/results/latest.json');
+  console.log(`written: ${stem}.md, ${stem}.json`);
 }
 
 main().catch((error) => {

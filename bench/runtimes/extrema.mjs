@@ -4,6 +4,7 @@
 // which runNode detects and feeds without copying (the kernel-only figure).
 import { init, runNode, Tensor } from '../../js/index.mjs';
 import { currentModule } from '../../js/module.js';
+import { readBytes } from '../lib/platform.mjs';
 
 const CLASS = {
   float32: Float32Array, float64: Float64Array, int32: Int32Array, uint8: Uint8Array, int8: Int8Array, int64: BigInt64Array,
@@ -12,7 +13,7 @@ const CLASS = {
 
 export async function load({ resident }) {
   await init();
-  const { version } = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../../package.json', import.meta.url)));
+  const { version } = JSON.parse(new TextDecoder().decode(await readBytes(new URL('../../package.json', import.meta.url))));
   return { version, label: `onnx-extrema ${version}${resident ? ', input resident in the wasm heap' : ''}` };
 }
 

@@ -6,14 +6,14 @@
 // staging buffer that stays in cache, with no work on them. Wasm reads only its own memory, so
 // every runtime given a JS typed array pays at least the cheaper of the two copies: the report's
 // copy floor.
-import { readFile } from 'node:fs/promises';
+import { readBytes } from '../lib/platform.mjs';
 
 const STAGING_BYTES = 256 * 1024;
 let M = null;
 
 export async function load() {
   const { default: createLimitModule } = await import('../build/limit.mjs');
-  M = await createLimitModule({ wasmBinary: await readFile(new URL('../build/limit.wasm', import.meta.url)) });
+  M = await createLimitModule({ wasmBinary: await readBytes(new URL('../build/limit.wasm', import.meta.url)) });
   return { label: 'bench/limit/streaming_max.cc (em++ -O3 -msimd128)' };
 }
 

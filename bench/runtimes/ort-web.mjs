@@ -6,6 +6,11 @@ import { oneNodeModel } from '../lib/onnx-model.mjs';
 
 const TYPES = new Set(['float32', 'float64', 'int32', 'uint8', 'int8', 'int64', 'float16']); // no bfloat16 tensor type in ort's JS API
 
+// float16 outputs come back as a Float16Array where the runtime has one (Chromium 135+): its bits,
+// as the reference gives them.
+const halfBits = (data) =>
+  typeof Float16Array === 'function' && data instanceof Float16Array ? new Uint16Array(data.buffer, data.byteOffset, data.length) : data;
+
 export async function load({ threads }) {
   ort.env.wasm.numThreads = threads;
   ort.env.logLevel = 'error';
@@ -32,7 +37,7 @@ export function make({ threads }) {
       return {
         sync: false,
         call: () => s.run(feeds),
-        values: (out) => out.y.data,
+        values: (out) => halfBits(out.y.data),
       };
     },
     async release() {

@@ -3,9 +3,17 @@
 // timing. Ops: argMax, argMin, max; Hardmax = cast(oneHot(argMax(x, -1)), 'float32') (the wasm
 // OneHot kernel writes int32 whatever dtype is asked for). tfjs has float32 and int32 only.
 import * as tf from '@tensorflow/tfjs-core';
-import '@tensorflow/tfjs-backend-wasm';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { IN_NODE } from '../lib/platform.mjs';
 
 export async function load({ resident }) {
+  if (!IN_NODE) {
+    // In a page, tfjs fetches its .wasm relative to the page unless told; and on a cross-origin
+    // isolated page (which onnxruntime-web's threads need) it would pick its threaded build:
+    // keep it on one thread, as it runs in Node.
+    setWasmPaths(new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url).href);
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  }
   await tf.setBackend('wasm');
   await tf.ready();
   const simd = tf.env().getBool('WASM_HAS_SIMD_SUPPORT') ? 'SIMD' : 'no SIMD';

@@ -1,117 +1,16 @@
-// One runtime's process. The controller (bench/run.mjs) sends it commands over the IPC channel:
-// setup a case (build the input, prepare each column, check its output against the reference,
-// estimate the call time), run a timed batch of one column, tear the case down, exit.
-// A sample is the mean time of a group of calls long enough (>= SAMPLE_US) to time well.
-// A single warm-up call's timer overhead is included in timeCalls(1): groups estimate better.
-import { makeInput } from '../lib/data.mjs';
-import { findCases } from '../lib/cases.mjs';
-import { compare, reference } from '../lib/reference.mjs';
-import { RUNTIMES } from './registry.mjs';
+// One runtime's Node process (bench/run.mjs forks it, the runtime's name as the argument): the
+// controller's messages over the IPC channel, answered by serve.mjs.
+import { serveRuntime } from './serve.mjs';
 
-const SAMPLE_US = 200;
-const runtimeName = process.argv[2];
-const spec = RUNTIMES[runtimeName];
-const mod = await import(spec.module);
-
-let columns; // name -> column object
-let prepared = new Map(); // name -> { call, sync, values?, before? } or { unavailable }
-let sink;
-const gc = globalThis.gc ?? (() => {});
-
-async function timeCalls(p, k) {
-  if (p.before) p.before();
-  const call = p.call;
-  let t0, t1;
-  if (p.sync) {
-    t0 = performance.now();
-    for (let j = 0; j < k; j += 1) sink = call();
-    t1 = performance.now();
-  } else {
-    t0 = performance.now();
-    for (let j = 0; j < k; j += 1) sink = await call();
-    t1 = performance.now();
-  }
-  return ((t1 - t0) * 1000) / k;
-}
-
-async function setup(caseName, warmupMs) {
-  const c = findCases([caseName])[0];
-  const input = makeInput(c);
-  let expected = null; // computed once, only if some column can be checked
-  const report = {};
-  for (const [name, column] of Object.entries(columns)) {
-    let p;
-    try {
-      p = await column.prepare(c, input);
-    } catch (error) {
-      p = { unavailable: `error: ${String(error?.message ?? error).slice(0, 160)}` };
-    }
-    prepared.set(name, p);
-    if (p.unavailable) {
-      report[name] = { status: 'n/a', reason: p.unavailable };
-      continue;
-    }
-    let check = null;
-    try {
-      if (p.before) p.before();
-      const out = p.sync ? p.call() : await p.call();
-      if (p.values) {
-        expected ??= reference(c, input);
-        check = compare(expected, p.values(out));
-      }
-    } catch (error) {
-      prepared.set(name, { unavailable: true });
-      report[name] = { status: 'n/a', reason: `error: ${String(error?.message ?? error).slice(0, 160)}` };
-      continue;
-    }
-    // Warm up (the JIT tiers up over the first thousands of calls): at least 5 calls and
-    // warmupMs (run.mjs: --warmup-ms); then estimate the call time from groups doubled until one
-    // takes >= 1 ms.
-    for (let n = 0, t = performance.now(); n < 5 || performance.now() - t < warmupMs; n += 1) await timeCalls(p, 1);
-    let est, k = 1;
-    for (;;) {
-      est = await timeCalls(p, k);
-      if (est * k >= 1000 || k >= 1 << 20) break;
-      k *= 2;
-    }
-    const groups = [est];
-    while (groups.length < 5) groups.push(await timeCalls(p, k)); // the median resists a preemption
-    est = groups.sort((a, b) => a - b)[2];
-    const perSample = Math.max(1, Math.round(SAMPLE_US / est));
-    prepared.get(name).perSample = perSample;
-    report[name] = { status: 'ok', check: p.values ? check : 'not checked (limit)', perSample, estimateUs: est };
-  }
-  gc();
-  return report;
-}
-
-async function batch(name, budgetMs, minSamples) {
-  const p = prepared.get(name);
-  gc();
-  const samples = [];
-  const start = performance.now();
-  while (samples.length < minSamples || performance.now() - start < budgetMs) samples.push(await timeCalls(p, p.perSample));
-  return samples;
-}
-
-async function teardown() {
-  for (const column of Object.values(columns)) await column.release?.();
-  prepared = new Map();
-  sink = undefined;
-  gc();
-}
-
+let runtime;
 process.on('message', async (msg) => {
   try {
-    let reply;
-    if (msg.cmd === 'setup') reply = await setup(msg.case, msg.warmupMs);
-    else if (msg.cmd === 'batch') reply = await batch(msg.column, msg.budgetMs, msg.minSamples);
-    else if (msg.cmd === 'teardown') reply = await teardown();
-    else if (msg.cmd === 'exit') {
-      await teardown();
+    if (msg.cmd === 'exit') {
+      await runtime?.handle({ cmd: 'teardown' });
       process.send({ id: msg.id, reply: null }, () => process.exit(0));
       return;
     }
+    const reply = await runtime.handle(msg);
     process.send({ id: msg.id, reply: reply ?? null });
   } catch (error) {
     process.send({ id: msg.id, error: String(error?.stack ?? error) });
@@ -119,11 +18,8 @@ process.on('message', async (msg) => {
 });
 
 try {
-  const info = await mod.load(spec.options);
-  columns = Object.fromEntries(
-    spec.columns.map((column) => [column, mod.make({ ...spec.options, column })]),
-  );
-  process.send({ ready: true, info: info ?? {} });
+  runtime = await serveRuntime(process.argv[2]);
+  process.send({ ready: true, info: runtime.info });
 } catch (error) {
   process.send({ ready: false, error: String(error?.stack ?? error) });
 }

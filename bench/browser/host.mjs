@@ -1,0 +1,59 @@
+// `npm run bench -- --browser`: the runtimes in headless Chromium instead of Node processes.
+// A static server (scripts/static-server.mjs) serves the repository with the headers of cross-origin
+// isolation (onnxruntime-web's threads need SharedArrayBuffer, and timers are finer there: 5 us
+// against 100); Debian's chromium, driven by playwright-core (no browser downloaded), opens one page
+// per runtime (runtime.html), so each has its own realm, as each Node runtime has its own process.
+// The pages share the renderer's allocator (PartitionAlloc), not glibc's malloc as Node does.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startStaticServer } from '../../scripts/static-server.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--disable-dev-shm-usage', '--disable-renderer-backgrounding', '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows', '--js-flags=--expose-gc'];
+const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+
+/** Starts the server and the browser; `startRuntime(name)` gives the same { name, ready, ask } as
+ * run.mjs's Node processes; `close()` ends both. */
+export async function openBrowser() {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/setup.sh (it installs Debian's chromium)`);
+  const { chromium } = await import('playwright-core');
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const server = await startStaticServer({ root, headers: ISOLATION });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const context = await browser.newContext();
+  return {
+    version: `Chromium ${browser.version()}`,
+    async startRuntime(name) {
+      const page = await context.newPage();
+      const problems = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      page.on('crash', () => problems.push('the page crashed'));
+      const failed = (error) => new Error(`${name}: ${String(error?.message ?? error).split('\n')[0]}${problems.length ? ` (page: ${problems.join('; ')})` : ''}`);
+      const ready = (async () => {
+        await page.goto(`${server.origin}/bench/browser/runtime.html?runtime=${encodeURIComponent(name)}`);
+        await page.waitForFunction(() => window.__runtime !== undefined, null, { timeout: 60_000 });
+        return page.evaluate(() => window.__runtime);
+      })().catch((error) => {
+        throw failed(error);
+      });
+      const ask = async (msg) => {
+        if (msg.cmd === 'exit') {
+          await page.evaluate((m) => window.__ask(m), { cmd: 'teardown' }).catch(() => {});
+          return page.close();
+        }
+        try {
+          return await page.evaluate((m) => window.__ask(m), msg);
+        } catch (error) {
+          throw failed(error);
+        }
+      };
+      return { name, ready, ask };
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// `npm run bench -- --browser`: the bench's runtimes in pages of headless Chromium (bench/browser/).
+// A short run of onnx-extrema's two columns (no peer, so nothing to install) goes end to end: the
+// pages load the package and the bench's modules from the static server, answer the controller,
+// check their outputs against the reference, and the report names the browser.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+test('bench --browser: a case timed in Chromium pages, outputs checked, results written', () => {
+  const out = mkdtempSync(path.join(tmpdir(), 'ox-bench-browser-'));
+  try {
+    const args = ['bench/run.mjs', '--browser', '--quick', '--rounds=2', '--warmup-ms=20', '--budget-ms=10',
+      '--cases=tiny,reducemax_rows.int32', '--runtimes=onnx-extrema,onnx-extrema-resident', `--out=${out}`];
+    const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', timeout: 240_000 });
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    const run = JSON.parse(readFileSync(path.join(out, 'browser-latest.json'), 'utf8'));
+    assert.match(run.machine.browser, /^Chromium \d+/);
+    assert.deepEqual(run.cases.map((c) => c.case.name), ['tiny', 'reducemax_rows.int32']);
+    for (const c of run.cases)
+      for (const column of ['onnx-extrema', 'onnx-extrema-resident']) {
+        const s = c.columns[column];
+        assert.equal(s.status, 'ok', `${c.case.name} / ${column}: ${JSON.stringify(s)}`);
+        assert.equal(s.check, null, `${c.case.name} / ${column}: output differs from the reference`);
+        assert.equal(s.outputLength, c.case.outDims.reduce((a, b) => a * b, 1), `${c.case.name} / ${column}: another case's output`);
+        assert.ok(s.medianUs > 0 && Number.isFinite(s.medianUs));
+      }
+    assert.match(readFileSync(path.join(out, 'browser-latest.md'), 'utf8'), /runtimes in pages of Chromium \d+/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
