@@ -189,7 +189,9 @@ async function main() {
         for (const { proc, column } of order) {
           if (entries[column].status !== 'ok') continue;
           try {
-            entries[column].rounds.push(await proc.ask({ cmd: 'batch', column, budgetMs: opts.budgetMs, minSamples: opts.minSamples }));
+            const { samples, perSample } = await proc.ask({ cmd: 'batch', column, budgetMs: opts.budgetMs, minSamples: opts.minSamples });
+            entries[column].rounds.push(samples);
+            entries[column].perSample = perSample; // the group may have grown (serve.mjs: batch)
           } catch (error) {
             failed(proc, column, error);
           }

@@ -89,10 +89,13 @@ async function setup(caseName, warmupMs) {
 async function batch(name, budgetMs, minSamples) {
   const p = prepared.get(name);
   gc();
+  // An estimate inflated by a pause (a GC, V8 swapping code in) would leave the samples too short
+  // for a coarse clock (performance.now() in a browser ticks in 5 us): grow the group first.
+  while (p.perSample < 1 << 20 && (await timeCalls(p, p.perSample)) * p.perSample < SAMPLE_US / 2) p.perSample *= 2;
   const samples = [];
   const start = performance.now();
   while (samples.length < minSamples || performance.now() - start < budgetMs) samples.push(await timeCalls(p, p.perSample));
-  return samples;
+  return { samples, perSample: p.perSample };
 }
 
 async function teardown() {
