@@ -160,11 +160,11 @@ async function main() {
   console.log(`bench: ${cases.length} cases × ${names.length} processes, ${opts.rounds} rounds; load ${run.load.start.join(' ')}`);
 
   const browser = opts.browser ? await openBrowser() : null;
-  if (browser) run.machine.browser = browser.version;
   const procs = browser ? await Promise.all(names.map((n) => browser.startRuntime(n))) : names.map(startProcess);
   try {
     const infos = await Promise.all(procs.map((p) => p.ready));
     procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
+    if (browser) run.machine.browser = browser.version();
     const columns = procs.flatMap((p) => RUNTIMES[p.name].columns.map((column) => ({ proc: p, column })));
     run.columns = columns.map(({ column }) => column);
 

@@ -1,32 +1,35 @@
 // `npm run bench -- --browser`: the runtimes in headless Chromium instead of Node processes.
 // A static server (scripts/static-server.mjs) serves the repository with the headers of cross-origin
 // isolation (onnxruntime-web's threads need SharedArrayBuffer, and timers are finer there: 5 us
-// against 100); Debian's chromium, driven by playwright-core (no browser downloaded), opens one page
-// per runtime (runtime.html), so each has its own realm, as each Node runtime has its own process.
-// The pages share the renderer's allocator (PartitionAlloc), not glibc's malloc as Node does.
-import { existsSync } from 'node:fs';
+// against 100); Debian's chromium (scripts/chromium.mjs) opens one page per runtime
+// (runtime.html), so each has its own realm, as each Node runtime has its own process. The pages
+// share the renderer's allocator (PartitionAlloc), not glibc's malloc as Node does.
 import { fileURLToPath } from 'node:url';
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--disable-dev-shm-usage', '--disable-renderer-backgrounding', '--disable-background-timer-throttling',
+// Pages in the background run at full speed; gc() for serve.mjs between batches, as in Node.
+const BENCH_ARGS = ['--disable-renderer-backgrounding', '--disable-background-timer-throttling',
   '--disable-backgrounding-occluded-windows', '--js-flags=--expose-gc'];
 const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 
 /** Starts the server and the browser; `startRuntime(name)` gives the same { name, ready, ask } as
- * run.mjs's Node processes; `close()` ends both. */
+ * run.mjs's Node processes; `version()` the browser's, once a runtime started; `close()` ends both. */
 export async function openBrowser() {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/setup.sh (it installs Debian's chromium)`);
-  const { chromium } = await import('playwright-core');
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const server = await startStaticServer({ root, headers: ISOLATION });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
-  const context = await browser.newContext();
+  let chromium;
+  try {
+    chromium = await launchChromium({ args: BENCH_ARGS });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  let version = 'Chromium';
   return {
-    version: `Chromium ${browser.version()}`,
+    version: () => version,
     async startRuntime(name) {
-      const page = await context.newPage();
+      const page = await chromium.context.newPage();
       const problems = [];
       page.on('pageerror', (e) => problems.push(e.message));
       page.on('crash', () => problems.push('the page crashed'));
@@ -34,7 +37,9 @@ export async function openBrowser() {
       const ready = (async () => {
         await page.goto(`${server.origin}/bench/browser/runtime.html?runtime=${encodeURIComponent(name)}`);
         await page.waitForFunction(() => window.__runtime !== undefined, null, { timeout: 60_000 });
-        return page.evaluate(() => window.__runtime);
+        const info = await page.evaluate(() => window.__runtime);
+        version = `Chromium ${/Chrome\/([\d.]+)/.exec(await page.evaluate(() => navigator.userAgent))?.[1] ?? '?'}`;
+        return info;
       })().catch((error) => {
         throw failed(error);
       });
@@ -52,7 +57,7 @@ export async function openBrowser() {
       return { name, ready, ask };
     },
     async close() {
-      await browser.close();
+      await chromium.close();
       await server.close();
     },
   };

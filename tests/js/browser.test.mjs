@@ -12,10 +12,8 @@ import { chromium } from 'playwright-core';
 import { build, createLogger } from 'vite';
 import { installInNewApp, pack, root } from '../package/pack.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const NOT_WASM = '<!doctype html><html><body>Sorry, this is not the file you asked for</body></html>';
 const DEFAULT_WASM = '/node_modules/onnx-extrema/dist/ox.wasm';
 
@@ -27,7 +25,7 @@ let server;
 let browser;
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/setup.sh (it installs Debian's chromium)`);
+  assert.ok(existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} is missing: run scripts/setup.sh (it installs Debian's chromium)`);
   packed = await pack();
   ({ app } = await installInNewApp(packed.tarball));
   for (const f of ['index.html', 'main.js', 'url.html', 'url.js']) await copyFile(path.join(root, 'tests/browser/vite-app', f), path.join(app, f));
@@ -57,7 +55,7 @@ before(async () => {
     },
     fixed: { '/html/ox.wasm': { status: 200, type: 'text/html; charset=utf-8', body: NOT_WASM } },
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 });
 
 after(async () => {

@@ -10,7 +10,7 @@ import { vocabularyLogits } from '../../examples/node/data.mjs';
 import { blobScoreMaps } from '../../examples/web/data.mjs';
 import { CLASS_COLOURS, CLASS_NAMES } from '../../examples/web/palette.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
-import { launchChromium, watchForProblems } from '../demo/chromium.mjs';
+import { launchChromium, watchForProblems } from '../../scripts/chromium.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const artifacts = new URL('../artifacts/', import.meta.url);

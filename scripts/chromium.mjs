@@ -1,4 +1,5 @@
-// Headless Debian Chromium through playwright-core, for browser tests. Never a downloaded browser:
+// Headless Debian Chromium through playwright-core, for the browser tests and the bench's --browser
+// runs (bench/browser/host.mjs). Never a downloaded browser:
 // playwright-core ships none, and executablePath points at Debian's package. Missing pieces fail
 // with a message that says what to install.
 import { existsSync } from 'node:fs';
@@ -9,7 +10,7 @@ import path from 'node:path';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 // --headless and --user-data-dir are passed by playwright itself.
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -17,9 +18,10 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  '--disable-dev-shm-usage', // /dev/shm is small in containers
 ];
 
-async function importPlaywright() {
+export async function importPlaywright() {
   try {
     return await import('playwright-core');
   } catch (cause) {
@@ -32,10 +34,10 @@ async function importPlaywright() {
 }
 
 /**
- * Launches headless Chromium with a throw-away profile.
+ * Launches headless Chromium with a throw-away profile; `args`: flags beyond CHROMIUM_ARGS.
  * @returns {Promise<{ context: import('playwright-core').BrowserContext, close: () => Promise<void> }>}
  */
-export async function launchChromium({ viewport = { width: 1280, height: 900 } } = {}) {
+export async function launchChromium({ viewport = { width: 1280, height: 900 }, args = [] } = {}) {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's package (\`sudo apt-get install chromium\`, or \`bash scripts/setup.sh chromium\`), or set CHROMIUM_PATH`);
   const { chromium } = await importPlaywright();
@@ -45,7 +47,7 @@ export async function launchChromium({ viewport = { width: 1280, height: 900 } }
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS, ...args],
       viewport,
     });
   } catch (error) {
