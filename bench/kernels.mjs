@@ -81,7 +81,7 @@ add('hardmax_last.float32', 'Hardmax', 'float32', [4096, 1024, 1]);
 add('hardmax_channels.float32', 'Hardmax', 'float32', [1, 21, 262144]);
 add('argmax_int64_rows', 'ArgMax', 'int64', [4096, 1024, 1]);
 // Short rows: class scores in NHWC layout (21 VOC, 150 ADE20K classes), binary and few-class heads.
-for (const t of ['float32', 'float16', 'uint8', 'float64', 'int32'])
+for (const t of ['float32', 'float16', 'uint8', 'float64', 'int32', 'int64'])
   for (const n of [2, 3, 4, 5, 7, 8, 10, 21, 40, 64, 150]) {
     const rows = Math.round((5 << 20) / DTYPE[t][1] / n);
     add(`argmax_short_rows_${n}.${t}`, 'ArgMax', t, [rows, n, 1]);
