@@ -12,9 +12,9 @@
 //   --browser      the runtimes in pages of headless Chromium instead of Node processes
 //                  (browser/host.mjs); results in browser-latest.*
 //   --out=DIR      where the results go (default bench/results/)
-// Each runtime runs in its own process; for each case the controller asks them in turn for a
-// batch of samples, several rounds with the order rotated, so machine noise falls on all alike.
-// Cells are medians. Results: bench/results/latest.json and latest.md.
+// Each runtime runs in its own process (a page with --browser); for each case the controller asks
+// them in turn for a batch of samples, several rounds with the order rotated, so machine noise
+// falls on all alike. Cells are medians. Results: bench/results/latest.json and latest.md.
 import { execFileSync, fork, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -157,7 +157,7 @@ async function main() {
     },
     cases: [],
   };
-  console.log(`bench: ${cases.length} cases × ${names.length} processes, ${opts.rounds} rounds; load ${run.load.start.join(' ')}`);
+  console.log(`bench: ${cases.length} cases × ${names.length} ${opts.browser ? 'pages' : 'processes'}, ${opts.rounds} rounds; load ${run.load.start.join(' ')}`);
 
   const browser = opts.browser ? await openBrowser() : null;
   const procs = browser ? await Promise.all(names.map((n) => browser.startRuntime(n))) : names.map(startProcess);
