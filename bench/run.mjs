@@ -164,7 +164,11 @@ async function main() {
   try {
     const infos = await Promise.all(procs.map((p) => p.ready));
     procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
-    if (browser) run.machine.browser = browser.version();
+    if (browser) {
+      run.machine.browser = browser.version();
+      // Without it onnxruntime-web falls back to one thread and performance.now() ticks in 100 us.
+      run.machine.crossOriginIsolated = infos.every((info) => info.crossOriginIsolated);
+    }
     const columns = procs.flatMap((p) => RUNTIMES[p.name].columns.map((column) => ({ proc: p, column })));
     run.columns = columns.map(({ column }) => column);
 

@@ -21,6 +21,7 @@ test('bench --browser: a case timed in Chromium pages, outputs checked, results 
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     const run = JSON.parse(readFileSync(path.join(out, 'browser-latest.json'), 'utf8'));
     assert.match(run.machine.browser, /^Chromium \d+/);
+    assert.equal(run.machine.crossOriginIsolated, true, 'the pages are cross-origin isolated (ort-web-2t needs it)');
     assert.deepEqual(run.cases.map((c) => c.case.name), ['tiny', 'reducemax_rows.int32']);
     for (const c of run.cases)
       for (const column of ['onnx-extrema', 'onnx-extrema-resident']) {
