@@ -6,7 +6,7 @@ import { OURS, RESIDENT, ok } from './columns.mjs';
 import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable, median } from './format.mjs';
 import { copyFloorUs } from './limits.mjs';
 import { sweepSection } from './sweep.mjs';
-import { targetsSection, VS_ORT_1T } from './targets.mjs';
+import { goalOver, targetsSection } from './targets.mjs';
 
 /** Summary of one column in one case: median, per-round medians, check result. */
 export function summarize(entry) {
@@ -91,7 +91,7 @@ export function markdown(run) {
     `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}${m.browser ? `; runtimes in pages of ${m.browser}${m.crossOriginIsolated ? ', cross-origin isolated' : ', NOT cross-origin isolated (one thread for ort, 100 µs timers)'}` : ''}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.`,
     `Runtimes: ${Object.entries(run.runtimes).map(([k, v]) => `${k} = ${v}`).join('; ')}.`,
     '',
-    run.set === 'sweep' ? sweepSection(run, VS_ORT_1T) : targetsSection(run),
+    run.set === 'sweep' ? sweepSection(run, goalOver) : targetsSection(run),
     '',
     '## µs per call, median (GB/s = input bytes / time)',
     '',

@@ -8,6 +8,7 @@ import { CASES, SWEEP_CASES, findCases } from '../../bench/lib/cases.mjs';
 import { makeInput } from '../../bench/lib/data.mjs';
 import { compare, reference } from '../../bench/lib/reference.mjs';
 import { sweepSection } from '../../bench/lib/sweep.mjs';
+import { goalOver } from '../../bench/lib/targets.mjs';
 
 test('sweep cases: unique names, whole shapes, Hardmax only in its types, apart from the main set', () => {
   const names = SWEEP_CASES.map((c) => c.name);
@@ -23,21 +24,24 @@ test('sweep cases: unique names, whole shapes, Hardmax only in its types, apart 
   assert.throws(() => findCases(null, 'nope'), /unknown set 'nope'/);
 });
 
-test('sweep section: thinnest margin first, cases below the goal counted, a peer that failed left out', () => {
+test('sweep section: thinnest margin first, cases below each peer\'s goal counted, a peer that failed left out', () => {
   const c = (name) => ({ ...SWEEP_CASES.find((k) => k.name === name), shape: name });
   const ok = (us) => ({ status: 'ok', medianUs: us });
   const run = {
-    kinds: { peers: ['ort-web-1t'] },
+    kinds: { peers: ['ort-web-1t', 'ort-web-2t'] },
     cases: [
-      { case: c('argmax_rows.large.float32'), columns: { 'onnx-extrema': ok(100), 'ort-web-1t': ok(900) } },
-      { case: c('argmax_mid3.large.uint8'), columns: { 'onnx-extrema': ok(100), 'ort-web-1t': ok(150) } },
-      { case: c('reducemax_rows7.large.int32'), columns: { 'onnx-extrema': ok(100), 'ort-web-1t': ok(250) } },
-      { case: c('reducemax_all.large.float64'), columns: { 'onnx-extrema': ok(100), 'ort-web-1t': { status: 'n/a' } } },
+      { case: c('argmax_rows.large.float32'), columns: { 'onnx-extrema': ok(100), 'ort-web-1t': ok(900), 'ort-web-2t': ok(500) } },
+      { case: c('argmax_mid3.large.uint8'), columns: { 'onnx-extrema': ok(100), 'ort-web-1t': ok(150), 'ort-web-2t': ok(150) } },
+      { case: c('reducemax_rows7.large.int32'), columns: { 'onnx-extrema': ok(100), 'ort-web-1t': ok(250), 'ort-web-2t': ok(250) } },
+      { case: c('reducemax_all.large.float64'), columns: { 'onnx-extrema': ok(100), 'ort-web-1t': { status: 'n/a' }, 'ort-web-2t': ok(120) } },
     ],
   };
-  const md = sweepSection(run, 3);
+  const md = sweepSection(run, goalOver);
+  // 3x asked over one thread, 2x over two (the issue's targets): 2.5x misses the one, not the other
   assert.match(md, /### vs ort-web-1t: 3 cases, 2 below 3×/);
-  const order = md.split('\n').filter((l) => l.startsWith('| ') && !/^\| (case|---)/.test(l)).map((l) => l.split(' | ')[0].slice(2));
+  assert.match(md, /### vs ort-web-2t: 4 cases, 2 below 2×/);
+  const oneThread = md.slice(0, md.indexOf('### vs ort-web-2t'));
+  const order = oneThread.split('\n').filter((l) => l.startsWith('| ') && !/^\| (case|---)/.test(l)).map((l) => l.split(' | ')[0].slice(2));
   assert.deepEqual(order, ['argmax_mid3.large.uint8', 'reducemax_rows7.large.int32', 'argmax_rows.large.float32']);
   assert.match(md, /\| 1\.50× \|/);
 });
