@@ -165,7 +165,7 @@ async function main() {
     const infos = await Promise.all(procs.map((p) => p.ready));
     procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
     if (browser) {
-      run.machine.browser = browser.version();
+      run.machine.browser = infos[0].browser;
       // Without it onnxruntime-web falls back to one thread and performance.now() ticks in 100 us.
       run.machine.crossOriginIsolated = infos.every((info) => info.crossOriginIsolated);
     }

@@ -14,7 +14,8 @@ const BENCH_ARGS = ['--disable-renderer-backgrounding', '--disable-background-ti
 const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 
 /** Starts the server and the browser; `startRuntime(name)` gives the same { name, ready, ask } as
- * run.mjs's Node processes; `version()` the browser's, once a runtime started; `close()` ends both. */
+ * run.mjs's Node processes (ready: the runtime's info, with the page's browser and isolation);
+ * `close()` ends both. */
 export async function openBrowser() {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const server = await startStaticServer({ root, headers: ISOLATION });
@@ -25,9 +26,7 @@ export async function openBrowser() {
     await server.close();
     throw error;
   }
-  let version = 'Chromium';
   return {
-    version: () => version,
     async startRuntime(name) {
       const page = await chromium.context.newPage();
       const problems = [];
@@ -37,9 +36,7 @@ export async function openBrowser() {
       const ready = (async () => {
         await page.goto(`${server.origin}/bench/browser/runtime.html?runtime=${encodeURIComponent(name)}`);
         await page.waitForFunction(() => window.__runtime !== undefined, null, { timeout: 60_000 });
-        const info = await page.evaluate(() => window.__runtime);
-        version = `Chromium ${/Chrome\/([\d.]+)/.exec(await page.evaluate(() => navigator.userAgent))?.[1] ?? '?'}`;
-        return info;
+        return page.evaluate(() => window.__runtime);
       })().catch((error) => {
         throw failed(error);
       });

@@ -5,5 +5,6 @@ import { serveRuntime } from '../runtimes/serve.mjs';
 const name = new URLSearchParams(location.search).get('runtime');
 window.__runtime = serveRuntime(name).then((runtime) => {
   window.__ask = (msg) => runtime.handle(msg);
-  return { ...runtime.info, crossOriginIsolated: globalThis.crossOriginIsolated === true };
+  const browser = `Chromium ${/Chrome\/([\d.]+)/.exec(navigator.userAgent)?.[1] ?? '?'}`;
+  return { ...runtime.info, browser, crossOriginIsolated: globalThis.crossOriginIsolated === true };
 });

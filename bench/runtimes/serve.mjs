@@ -79,7 +79,7 @@ async function setup(caseName, warmupMs) {
     while (groups.length < 5) groups.push(await timeCalls(p, k)); // the median resists a preemption
     est = groups.sort((a, b) => a - b)[2];
     const perSample = Math.max(1, Math.round(SAMPLE_US / est));
-    prepared.get(name).perSample = perSample;
+    p.perSample = perSample;
     report[name] = { status: 'ok', check: p.values ? check : 'not checked (limit)', outputLength, perSample, estimateUs: est };
   }
   gc();
