@@ -93,7 +93,20 @@ struct RowGroupMax {
   // row and one for its tail, in rows of up to kMarkedVectors (float16/bfloat16 rows longer than that
   // search with find_bits: marks measured 0.93-0.97x there end to end, rows of 384 and 1000).
   static constexpr int kMarkedVectors = kHalf ? 32 : kArgVectors;
-  static constexpr int kMaxMarks = kMarkedVectors / 4 + 1;
+  // 4- and 8-byte values keep, instead of a mark per tree, two per row: the row's lane-wise
+  // extreme and each lane's tree number (the first, or last, tree of four vectors holding that
+  // lane's extreme; a compare and a select per tree in the pass). The winner's tree is then the
+  // least (greatest) number among the lanes holding the row's extreme: a fold of the lanes, no
+  // test per mark, no store per tree (the marks' tests and stores took about 40% of the kernel
+  // over rows of 64). Kernel in cache, rows of 64 and 150: float32 1.26x, 1.17x, int32 1.42x,
+  // 1.58x, float64 (64) 1.45x. End to end (bench/ab.mjs, two runs): float32 [13108, 80]
+  // 1.10-1.18x, [16384, 64] 1.10-1.18x, [32768, 49] 1.17x, [8192, 192] 1.22x, [1,128,128,150]
+  // 1.13x; int32 [13108, 80] 1.23-1.24x; float64 [8400, 80] 1.18-1.24x, [16384, 49] 1.20x; ArgMin
+  // float32 [8192, 150] 1.22-1.23x; select_last_index float32 [8400, 80] 1.18-1.19x; uint8,
+  // float16 and rows of 1024 level. +183 bytes gzipped. uint8's 16 lanes keep the marks (0.93x
+  // by tree numbers: a fold of 16 lanes).
+  static constexpr bool kTreeNumbers = !kHalf && sizeof(Raw) >= 4;
+  static constexpr int kMaxMarks = kTreeNumbers ? 2 : kMarkedVectors / 4 + 1;
   // uint8 (and the integers keyed onto it, int8 ArgMax: keyed_kernels.h) by groups of 16 rows:
   // end to end ReduceMax [32768, 128] 1.17-1.19x, [65536, 100] 1.30x, [16384, 256] 1.07x, ArgMax
   // [8192, 256] 1.21-1.22x, [16384, 200] 1.32x, [8192, 500] 1.17x, [4096, 768] 1.04x, int8
@@ -249,11 +262,11 @@ struct RowGroupMax {
       if (bits) return i + __builtin_ctzll(bits) / static_cast<int>(sizeof(Raw));
     }
   }
-  // The first j in [0, len) where row[j] is m, the row's maximum: the first of the row's marks
-  // holding m (one bit per mark, as many marks as the length gives: no branch on the values),
-  // then that mark's four vectors (the tail's four reaching back to end at len: the ones they
-  // repeat hold no m). Under select_last_index the last j: the last mark holding m, the last
-  // match in its four vectors (a reach-back window ends at len, so it holds the row's last m).
+  // The first j in [0, len) where row[j] is m, the row's maximum: the first of the row's trees of
+  // four vectors holding m (holding_tree: no branch on the values), then that tree's four vectors
+  // (the tail's four reaching back to end at len: the ones they repeat hold no m). Under
+  // select_last_index the last j: the last tree holding m, the last match in its four vectors (a
+  // reach-back window ends at len, so it holds the row's last m).
   // A search that stops at the winner pays a mispredicted branch a row, where winners fall at
   // random. End to end (bench/ab.mjs) against find_bits/Rows::find: float32
   // [8400, 80] 1.12-1.13x, [13108, 80] 1.14x, [16384, 64] 1.13x, [32768, 49] 1.18x, [8192, 150]
@@ -262,13 +275,27 @@ struct RowGroupMax {
   // [16384, 100] 1.15x, [8192, 150] 1.11x, [8192, 192] 1.14x, bfloat16 [8192, 256] 1.06x
   // (against find_bits).
   static ptrdiff_t locate(const Raw* row, ptrdiff_t len, const Mark* marks, V m) {
-    const int count = static_cast<int>((len + 4 * kN - 1) / (4 * kN));
-    uint64_t held = 0;
-    for (int g = 0; g < count; ++g) held |= uint64_t{simd::any(Summary::holds(marks[g], m))} << g;
-    const ptrdiff_t start = static_cast<ptrdiff_t>(first_or_last(held)) * 4 * kN;
+    const ptrdiff_t start = static_cast<ptrdiff_t>(holding_tree(len, marks, m)) * 4 * kN;
     const ptrdiff_t at = start < len - 4 * kN ? start : len - 4 * kN;
     const uint64_t bits = Rows::masks4(row + at, [m](V v) { return v == m; });
     return at + first_or_last(bits) / static_cast<int>(sizeof(Raw));
+  }
+  // The first (last) tree of four vectors of the row holding m: by the marks' tests, or from the
+  // tree numbers (kTreeNumbers) of the lanes whose extreme is m.
+  static int holding_tree(ptrdiff_t len, const Mark* marks, V m) {
+    if constexpr (kTreeNumbers) {
+      using Lane = typename std::remove_reference<decltype(Tree{}[0])>::type;
+      const Tree hit = simd::bits<Tree>(Summary::holds(marks[0], m));
+      const Tree none = simd::splat(static_cast<Lane>(Set::kLast ? -1 : 127));
+      const Tree t = simd::fold_lanes(simd::select(hit, simd::bits<Tree>(marks[1]), none),
+                                      [](Tree a, Tree b) { return Set::kLast ? vmax(a, b) : vmin(a, b); });
+      return static_cast<int>(t[0]);
+    } else {
+      const int count = static_cast<int>((len + 4 * kN - 1) / (4 * kN));
+      uint64_t held = 0;
+      for (int g = 0; g < count; ++g) held |= uint64_t{simd::any(Summary::holds(marks[g], m))} << g;
+      return first_or_last(held);
+    }
   }
   // The lowest set bit of bits, or under select_last_index the highest.
   static int first_or_last(uint64_t bits) {
@@ -280,24 +307,31 @@ struct RowGroupMax {
     else return summary(p, n);
   }
   // summary's pass with a mark per tree of four vectors (their lane-wise extreme) and one for
-  // the tail's vectors; n >= 4 N (rows past the short-row path's). (ReduceMax keeps summary: the
-  // marks' stores and the tail's own Summary are the arg kinds' only.)
+  // the tail's vectors, or (kTreeNumbers) the row's two marks; n >= 4 N (rows past the short-row
+  // path's). (ReduceMax keeps summary: the marks are the arg kinds' only.)
+  using Tree = simd::MaskOf<Raw>;  // tree numbers, in lanes as wide as the values'
   static Summary marked_summary(const Raw* p, ptrdiff_t n, Mark* marks) {
     Summary s = Rows::template tree<4, false>(p);
-    marks[0] = s.mark();
-    ptrdiff_t i = 4 * kN;
-    int g = 1;
-    for (; i + 4 * kN <= n; i += 4 * kN, ++g) {
-      const Summary t = Rows::template tree<4, false>(p + i);
-      marks[g] = t.mark();
+    int g = 0;
+    Tree number{}, first{};  // tree 0 holds every lane's extreme so far
+    const auto add = [&](const Summary& t) {
+      if constexpr (kTreeNumbers) {
+        number += 1;
+        first = simd::select(simd::bits<Tree>(vbeats<Set::kDirection, Set::kLast>(t.ext, s.ext)), number, first);
+      } else {
+        marks[++g] = t.mark();
+      }
       s.merge(t);
-    }
+    };
+    if constexpr (!kTreeNumbers) marks[0] = s.mark();
+    ptrdiff_t i = 4 * kN;
+    for (; i + 4 * kN <= n; i += 4 * kN) add(Rows::template tree<4, false>(p + i));
     if (i < n) {
       Summary t = Summary::of(simd::load(p + n - kN));
       for (; i + kN < n; i += kN) t.merge(Summary::of(simd::load(p + i)));
-      marks[g] = t.mark();
-      s.merge(t);
+      add(t);
     }
+    if constexpr (kTreeNumbers) marks[0] = s.mark(), marks[1] = simd::bits<Mark>(first);
     return s;
   }
   // The lane-wise Summary of p[0, n), n >= N: trees of four vectors, then single ones, the
