@@ -99,6 +99,23 @@ inline uint64_t byte_mask(M m0, M m1, M m2, M m3) {
   return byte_mask(m0) | uint64_t{byte_mask(m1)} << 16 | uint64_t{byte_mask(m2)} << 32 | uint64_t{byte_mask(m3)} << 48;
 }
 
+// Four comparison masks whose lanes are 4 or 8 bytes wide, one bit per 4 bytes, in order: bits
+// 4k .. 4k+3 from m_k. Two saturating narrows keep a lane's sign (all ones stays all ones) and
+// one bitmask reads it: packssdw, packsswb, pmovmskb.
+template <class M>
+inline uint32_t packed_mask(M m0, M m1, M m2, M m3) {
+  static_assert(sizeof(m0[0]) >= 4, "lanes of 4 or 8 bytes");
+#if defined(__wasm_simd128__)
+  const v128_t a = wasm_i16x8_narrow_i32x4(bits<v128_t>(m0), bits<v128_t>(m1));
+  const v128_t b = wasm_i16x8_narrow_i32x4(bits<v128_t>(m2), bits<v128_t>(m3));
+  return static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_i8x16_narrow_i16x8(a, b)));
+#else
+  const I16 a = bits<I16>(__builtin_ia32_packssdw128(bits<I32>(m0), bits<I32>(m1)));
+  const I16 b = bits<I16>(__builtin_ia32_packssdw128(bits<I32>(m2), bits<I32>(m3)));
+  return byte_mask(__builtin_ia32_packsswb128(a, b));
+#endif
+}
+
 // Byte i of v at index[i], 0 where index[i] >= 16 (as unsigned): one i8x16.swizzle (pshufb).
 inline Vec<uint8_t> swizzle(Vec<uint8_t> v, Vec<uint8_t> index) {
 #if defined(__wasm_simd128__)
