@@ -87,12 +87,6 @@ struct RowGroupMax {
   using Mark = typename Summary::Mark;
   static constexpr int kN = simd::kBytes / sizeof(Raw);
   static constexpr bool kHalf = Rows::Lanes::kRawRows;  // float16/bfloat16 bits (HalfLanes)
-  // The longest rows ArgMax takes here, in vectors (arg_applies).
-  static constexpr int kArgVectors = kHalf ? 128 : 48;
-  // ArgMax and ArgMin locate each row's winner by marks (locate below): one per four vectors of the
-  // row and one for its tail, in rows of up to kMarkedVectors (float16/bfloat16 rows longer than that
-  // search with find_bits: marks measured 0.93-0.97x there end to end, rows of 384 and 1000).
-  static constexpr int kMarkedVectors = kHalf ? 32 : kArgVectors;
   // 4- and 8-byte values keep, instead of a mark per tree, two per row: the row's lane-wise
   // extreme and each lane's tree number (the first, or last, tree of four vectors holding that
   // lane's extreme; a compare and a select per tree in the pass). The winner's tree is then the
@@ -106,6 +100,15 @@ struct RowGroupMax {
   // float16 and rows of 1024 level. +101 bytes gzipped (with locate's packed bits). uint8's 16
   // lanes keep the marks (0.93x by tree numbers: a fold of 16 lanes).
   static constexpr bool kTreeNumbers = !kHalf && sizeof(Raw) >= 4;
+  // The longest rows ArgMax takes here, in vectors (arg_applies). By tree numbers up to 128 as well
+  // (with marks 48: at 64 they ran 4-6% slower than the row kernel): end to end (bench/ab.mjs)
+  // float32 [8192, 256] 1.14x, [4096, 384] 1.09x, [2048, 512] 1.04-1.07x, int32 [8192, 256] 1.20x,
+  // float64 [4096, 128] 1.14x, [2048, 256] 1.03x; at 192 vectors 1.03x, at 250 level.
+  static constexpr int kArgVectors = kHalf || kTreeNumbers ? 128 : 48;
+  // ArgMax and ArgMin locate each row's winner by marks (locate below): one per four vectors of the
+  // row and one for its tail, in rows of up to kMarkedVectors (float16/bfloat16 rows longer than that
+  // search with find_bits: marks measured 0.93-0.97x there end to end, rows of 384 and 1000).
+  static constexpr int kMarkedVectors = kHalf ? 32 : kArgVectors;
   static constexpr int kMaxMarks = kTreeNumbers ? 2 : kMarkedVectors / 4 + 1;
   // uint8 (and the integers keyed onto it, int8 ArgMax: keyed_kernels.h) by groups of 16 rows:
   // end to end ReduceMax [32768, 128] 1.17-1.19x, [65536, 100] 1.30x, [16384, 256] 1.07x, ArgMax
@@ -170,8 +173,8 @@ struct RowGroupMax {
   // here. The types above, under either tie rule (select_last_index: the last mark holding the
   // maximum, the last match in it) but for float16/bfloat16, whose select_last_index stays with
   // the row kernel. Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds)
-  // up to 48 vectors, by measurement (kernel µs per 256 KiB in cache,
-  // before -> after): float32 rows of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of
+  // up to 48 vectors (128 by tree numbers: kArgVectors), by measurement (kernel µs per 256 KiB in
+  // cache, before -> after): float32 rows of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of
   // 192 10.4 -> 9.1; float64 rows of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96
   // 10.4 -> 8.9; int32 rows of 64 22.4 -> 13.7, of 80 16.5 -> 11.5, of 128 11.6 -> 10.1; at 64
   // vectors 4-6% slower (float32 rows of 256, float64 of 128).
