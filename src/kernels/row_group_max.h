@@ -31,9 +31,9 @@ struct HalfGroupMaxima {
   using S = simd::Vec<int16_t>;
   using Mark = typename Summary::Mark;
   static constexpr int kN = 8;
-  // MarkStride (ArgMax's marks for RowGroupMax::locate, 0 for none): row r's marks at marks + r *
-  // MarkStride, one per tree of four vectors (its raw mark) and one for the tail. (A copy with
-  // marks and one without: ReduceMax paying for the marks' test ran 0.88-0.9x end to end.)
+  // MarkStride (the arg kinds' marks for RowGroupMax::locate, 0 for none): row r's two marks at
+  // marks + r * MarkStride (numbered below). (A copy with marks and one without: ReduceMax paying
+  // for a test of the marks ran 0.88-0.9x end to end.)
   template <int MarkStride>
   __attribute__((noinline)) static bool run(const uint16_t* x, ptrdiff_t len, S* m, Mark* marks) {
     // Max: P, the int16 max of the bits; min: H, their uint16 max. Either is exact where it is
@@ -54,26 +54,48 @@ struct HalfGroupMaxima {
   }
 
  private:
-  // The raw Summary of p[0, n), n >= 4 N, as RowGroupMax::summary (trees of four vectors), and
-  // if Marked a mark per tree and one for the tail's vectors.
+  // The raw Summary of p[0, n), n >= 4 N, as RowGroupMax::summary (trees of four vectors), and if
+  // Marked the row's two marks (numbered).
   static Summary of(const uint16_t* q) { return Summary::of(simd::load(q)); }
+  static Summary tree4(const uint16_t* q) {
+    Summary a = of(q), b = of(q + 2 * kN);
+    a.merge_raw(of(q + kN)), b.merge_raw(of(q + 3 * kN));
+    a.merge_raw(b);
+    return a;
+  }
   template <bool Marked>
   static Summary summary(const uint16_t* p, ptrdiff_t n, Mark* marks) {
+    if constexpr (Marked) return numbered(p, n, marks);
     Summary s = of(p + n - kN);
     ptrdiff_t i = 0;
-    for (int g = 0; i + 4 * kN <= n; i += 4 * kN, ++g) {
-      Summary a = of(p + i), b = of(p + i + 2 * kN);
-      a.merge_raw(of(p + i + kN)), b.merge_raw(of(p + i + 3 * kN));
-      a.merge_raw(b);
-      if constexpr (Marked) marks[g] = a.mark_raw();
-      s.merge_raw(a);
-    }
-    if (Marked && i < n) {  // the tail's mark: its vectors, the last one reaching back to end at n
-      Summary t = of(p + n - kN);
-      for (ptrdiff_t j = i; j + kN < n; j += kN) t.merge_raw(of(p + j));
-      marks[i / (4 * kN)] = t.mark_raw();
-    }
+    for (; i + 4 * kN <= n; i += 4 * kN) s.merge_raw(tree4(p + i));
     for (; i + kN < n; i += kN) s.merge_raw(of(p + i));
+    return s;
+  }
+  // The raw Summary by trees of four vectors, the tail's vectors the last tree, and the row's two
+  // marks (RowGroupMax::kTreeNumbers): its raw mark and each lane's first tree holding the lane's
+  // raw extreme (P as int16 for the max, H as uint16 for the min: exact for the lanes that hold
+  // the row's extreme where the group is, every row's maximum positive or minimum negative).
+  static Summary numbered(const uint16_t* p, ptrdiff_t n, Mark* marks) {
+    constexpr bool kMax = Summary::kDirection == Direction::Max;
+    using Lane = typename std::conditional<kMax, int16_t, uint16_t>::type;
+    using F = simd::Vec<Lane>;
+    Summary s = tree4(p);
+    S number{}, first{};
+    const auto add = [&](const Summary& t) {
+      number += 1;
+      const auto beats = kMax ? simd::bits<F>(t.p) > simd::bits<F>(s.p) : simd::bits<F>(t.h) > simd::bits<F>(s.h);
+      first = simd::select(simd::bits<S>(beats), number, first);
+      s.merge_raw(t);
+    };
+    ptrdiff_t i = 4 * kN;
+    for (; i + 4 * kN <= n; i += 4 * kN) add(tree4(p + i));
+    if (i < n) {
+      Summary t = of(p + n - kN);
+      for (; i + kN < n; i += kN) t.merge_raw(of(p + i));
+      add(t);
+    }
+    marks[0] = s.mark_raw(), marks[1] = simd::bits<Mark>(first);
     return s;
   }
 };
@@ -87,7 +109,7 @@ struct RowGroupMax {
   using Mark = typename Summary::Mark;
   static constexpr int kN = simd::kBytes / sizeof(Raw);
   static constexpr bool kHalf = Rows::Lanes::kRawRows;  // float16/bfloat16 bits (HalfLanes)
-  // 4- and 8-byte values keep, instead of a mark per tree, two per row: the row's lane-wise
+  // The arg kinds keep, instead of a mark per tree, two per row: the row's lane-wise
   // extreme and each lane's tree number (the first, or last, tree of four vectors holding that
   // lane's extreme; a compare and a select per tree in the pass). The winner's tree is then the
   // least (greatest) number among the lanes holding the row's extreme: a fold of the lanes, no
@@ -97,19 +119,20 @@ struct RowGroupMax {
   // 1.10-1.18x, [16384, 64] 1.10-1.18x, [32768, 49] 1.17x, [8192, 192] 1.22x, [1,128,128,150]
   // 1.13x; int32 [13108, 80] 1.23-1.24x; float64 [8400, 80] 1.18-1.24x, [16384, 49] 1.20x; ArgMin
   // float32 [8192, 150] 1.22-1.23x; select_last_index float32 [8400, 80] 1.18-1.19x; uint8,
-  // float16 and rows of 1024 level. +101 bytes gzipped (with locate's packed bits). uint8's 16
-  // lanes keep the marks (0.93x by tree numbers: a fold of 16 lanes).
-  static constexpr bool kTreeNumbers = !kHalf && sizeof(Raw) >= 4;
+  // float16 and rows of 1024 level. +101 bytes gzipped (with locate's packed bits). float16 and
+  // bfloat16 too (marks up to 32 vectors and a search past them before; HalfGroupMaxima::numbered):
+  // float16 [16384, 100] 1.08x, [8192, 150] 1.26x, [8192, 256] 1.18x, [4096, 384] 1.17x, [2048,
+  // 1000] 1.09x, [1,128,128,150] 1.19x, ArgMin [16384, 100] 1.07x, bfloat16 [8192, 256] 1.21x;
+  // -0.5 KB gzipped. uint8's 16 lanes keep a mark per tree (0.93x by tree numbers: a fold of 16
+  // lanes), tested in turn.
+  static constexpr bool kTreeNumbers = kHalf || sizeof(Raw) >= 4;
   // The longest rows ArgMax takes here, in vectors (arg_applies). By tree numbers up to 128 as well
   // (with marks 48: at 64 they ran 4-6% slower than the row kernel): end to end (bench/ab.mjs)
   // float32 [8192, 256] 1.14x, [4096, 384] 1.09x, [2048, 512] 1.04-1.07x, int32 [8192, 256] 1.20x,
   // float64 [4096, 128] 1.14x, [2048, 256] 1.03x; at 192 vectors 1.03x, at 250 level.
-  static constexpr int kArgVectors = kHalf || kTreeNumbers ? 128 : 48;
-  // ArgMax and ArgMin locate each row's winner by marks (locate below): one per four vectors of the
-  // row and one for its tail, in rows of up to kMarkedVectors (float16/bfloat16 rows longer than that
-  // search with find_bits: marks measured 0.93-0.97x there end to end, rows of 384 and 1000).
-  static constexpr int kMarkedVectors = kHalf ? 32 : kArgVectors;
-  static constexpr int kMaxMarks = kTreeNumbers ? 2 : kMarkedVectors / 4 + 1;
+  static constexpr int kArgVectors = kTreeNumbers ? 128 : 48;
+  // Marks a row: two, or one per four vectors and one for the tail.
+  static constexpr int kMaxMarks = kTreeNumbers ? 2 : kArgVectors / 4 + 1;
   // uint8 (and the integers keyed onto it, int8 ArgMax: keyed_kernels.h) by groups of 16 rows:
   // end to end ReduceMax [32768, 128] 1.17-1.19x, [65536, 100] 1.30x, [16384, 256] 1.07x, ArgMax
   // [8192, 256] 1.21-1.22x, [16384, 200] 1.32x, [8192, 500] 1.17x, [4096, 768] 1.04x, int8
@@ -168,14 +191,14 @@ struct RowGroupMax {
   // ArgMax or ArgMin (`Set` an ArgKernels; for ArgMin read "minimum" for "maximum") over rows
   // [0, done) of n rows of `length` at x, each starting a fresh state (the call begins at index
   // 0): the groups' row maxima as above, then each row's first element equal to its maximum
-  // (locate, or find_bits for float16/bfloat16 rows past kMarkedVectors; the row still in L1)
+  // (locate, the row still in L1)
   // gives best[k] and index[k]. Stops before a group with a NaN (or +inf beside -inf); -0 == +0
-  // here. The types above, under either tie rule (select_last_index: the last mark holding the
+  // here. The types above, under either tie rule (select_last_index: the last tree holding the
   // maximum, the last match in it) but for float16/bfloat16, whose select_last_index stays with
   // the row kernel. Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds)
   // up to 48 vectors (128 by tree numbers: kArgVectors), by measurement (kernel µs per 256 KiB in
-  // cache, before -> after): float32 rows of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 -> 11.3, of
-  // 192 10.4 -> 9.1; float64 rows of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96
+  // cache, before -> after): float32 rows of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 ->
+  // 11.3, of 192 10.4 -> 9.1; float64 rows of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96
   // 10.4 -> 8.9; int32 rows of 64 22.4 -> 13.7, of 80 16.5 -> 11.5, of 128 11.6 -> 10.1; at 64
   // vectors 4-6% slower (float32 rows of 256, float64 of 128).
   // float16/bfloat16 up to 128 vectors, where every row's maximum is positive (HalfGroupMaxima):
@@ -183,8 +206,8 @@ struct RowGroupMax {
   // of 192 12.5 -> 20.8, of 384 19.3 -> 26.3, of 1000 31.8 -> 33.4 (bfloat16 alike); past 128
   // vectors slower (rows of 1500 0.93x: the row kernel's summary amortizes there). The short-row
   // path's lengths stay there: rows of 65-96 ran 1.1-1.27x faster grouped in the kernel alone,
-  // but 0.86-0.89x end to end over several staged chunks ([16384, 72..96]) with find_bits, and
-  // level (0.96-1.03x) with marks.
+  // but 0.86-0.89x end to end over several staged chunks ([16384, 72..96]) with a search that
+  // stops at the winner, and level (0.96-1.03x) with marks.
   // ArgMin too (distances: the nearest of a few dozen centroids), by row minima: end to end
   // float32 [8400, 80] 1.37-1.38x, [16384, 64] 1.30x, [32768, 49] 1.53x, [8192, 150] 1.22x;
   // float64 [8400, 80] 1.20x, int32 [16384, 64] 1.30x, uint8 [16384, 200] 1.32x; [4096, 1024]
@@ -202,39 +225,33 @@ struct RowGroupMax {
   // on rows in memory, float32 [13108, 80] 353 -> 293 us (with Rows::find then); in cache, rows
   // of 80 14.5 -> 12.5 per 256 KiB.
   static int64_t arg_run(const Raw* x, int64_t n, int64_t length, Raw* best, int32_t* index) {
-    if constexpr (kHalf)
-      if (length > kMarkedVectors * kN) return arg_groups<false>(x, n, length, best, index);
-    return arg_groups<true>(x, n, length, best, index);
-  }
-
- private:
-  template <bool Marked>
-  static int64_t arg_groups(const Raw* x, int64_t n, int64_t length, Raw* best, int32_t* index) {
     const ptrdiff_t len = static_cast<ptrdiff_t>(length);
     const int64_t groups = n / kN;
     E e[kN];
-    Mark marks[2][Marked ? kN * kMaxMarks : 1];  // this group's rows' marks and the next one's
-    bool exact = groups > 0 && lane_maxima<Marked>(x, len, e, marks[0]);
+    Mark marks[2][kN * kMaxMarks];  // this group's rows' marks and the next one's
+    bool exact = groups > 0 && lane_maxima<true>(x, len, e, marks[0]);
     for (int64_t g = 0; g < groups; ++g) {
       const Raw* row = x + g * kN * len;
       if (!exact) return g * kN;
       const E m = maxima_of(e);
-      if (g + 1 < groups) exact = lane_maxima<Marked>(row + kN * len, len, e, marks[(g + 1) & 1]);
+      if (g + 1 < groups) exact = lane_maxima<true>(row + kN * len, len, e, marks[(g + 1) & 1]);
       const Mark* mark = marks[g & 1];
-      for (int r = 0; r < kN; ++r, row += len, mark += Marked ? kMaxMarks : 0) {
+      for (int r = 0; r < kN; ++r, row += len, mark += kMaxMarks) {
         const V mr = simd::splat(static_cast<Raw>(m[r]));
-        const ptrdiff_t j = Marked ? locate(row, len, mark, mr) : find_bits(row, len, mr);
+        const ptrdiff_t j = locate(row, len, mark, mr);
         best[g * kN + r] = row[j];
         index[g * kN + r] = static_cast<int32_t>(j);
       }
     }
     return groups * kN;
   }
+
+ private:
   // The lanes a group's rows fold in: the values, or for float16/bfloat16 their bits as int16.
   using E = simd::Vec<typename std::conditional<kHalf, int16_t, Raw>::type>;
   // The lane-wise maxima of N rows of len at row, len apart, into e; false where a row's Summary
   // saw a NaN (or +inf and -inf summed). Marked (the arg kinds): each row's marks too, at
-  // marks + r * kMaxMarks (marked_summary). float16/bfloat16: e[0] is already the rows' maxima
+  // marks + r * kMaxMarks (marked_summary, HalfGroupMaxima::numbered). float16/bfloat16: e[0] is already the rows' maxima
   // (HalfGroupMaxima), false also where one is not positive.
   template <bool Marked = false>
   static bool lane_maxima(const Raw* row, ptrdiff_t len, E* e, Mark* marks = nullptr) {
@@ -255,32 +272,23 @@ struct RowGroupMax {
     if constexpr (kHalf) return e[0];
     else return RowHalving<Raw>::template halve<kN, Set::kDirection>(e);
   }
-  // The first j in [0, len) where row[j] is m (float16/bfloat16 rows past kMarkedVectors), m in
-  // the row and len >= 4 N: four vectors a test, the last four reaching back to end at len (the
-  // ones they repeat hold no m).
-  static ptrdiff_t find_bits(const Raw* row, ptrdiff_t len, V m) {
-    for (ptrdiff_t i = 0;; i += 4 * kN) {
-      if (i > len - 4 * kN) i = len - 4 * kN;
-      const uint64_t bits = Rows::masks4(row + i, [m](V v) { return v == m; });
-      if (bits) return i + __builtin_ctzll(bits) / static_cast<int>(sizeof(Raw));
-    }
-  }
   // The first j in [0, len) where row[j] is m, the row's maximum: the first of the row's trees of
   // four vectors holding m (holding_tree: no branch on the values), then that tree's four vectors
   // (the tail's four reaching back to end at len: the ones they repeat hold no m). Under
   // select_last_index the last j: the last tree holding m, the last match in its four vectors (a
   // reach-back window ends at len, so it holds the row's last m).
   // A search that stops at the winner pays a mispredicted branch a row, where winners fall at
-  // random. End to end (bench/ab.mjs) against find_bits/Rows::find: float32
+  // random. Marks (one per tree, tested in turn) against such a search (Rows::find; for
+  // float16/bfloat16 four vectors a test), end to end (bench/ab.mjs): float32
   // [8400, 80] 1.12-1.13x, [13108, 80] 1.14x, [16384, 64] 1.13x, [32768, 49] 1.18x, [8192, 150]
   // 1.07x, [8192, 192] 1.06x; int32 [13108, 80] 1.13x, [16384, 64] 1.21x, [8192, 150] 1.07x;
   // float64 [8400, 80] 1.06x, [16384, 49] 1.11x, [8192, 96] 1.06x, [4096, 192] level; float16
-  // [16384, 100] 1.15x, [8192, 150] 1.11x, [8192, 192] 1.14x, bfloat16 [8192, 256] 1.06x
-  // (against find_bits).
+  // [16384, 100] 1.15x, [8192, 150] 1.11x, [8192, 192] 1.14x, bfloat16 [8192, 256] 1.06x; tree
+  // numbers since (kTreeNumbers).
   static ptrdiff_t locate(const Raw* row, ptrdiff_t len, const Mark* marks, V m) {
     const ptrdiff_t start = static_cast<ptrdiff_t>(holding_tree(len, marks, m)) * 4 * kN;
     const ptrdiff_t at = start < len - 4 * kN ? start : len - 4 * kN;
-    if constexpr (kTreeNumbers) {  // a bit per 4 bytes: one bitmask for the four (kernel 1.05-1.1x)
+    if constexpr (sizeof(Raw) >= 4) {  // a bit per 4 bytes: one bitmask for the four (kernel 1.05-1.1x)
       const auto eq = [&](int k) { return simd::load(row + at + k * kN) == m; };
       const uint32_t bits = simd::packed_mask(eq(0), eq(1), eq(2), eq(3));
       return at + first_or_last(bits) / static_cast<int>(sizeof(Raw) / 4);
