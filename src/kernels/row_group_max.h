@@ -204,10 +204,11 @@ struct RowGroupMax {
   // float16/bfloat16 up to 128 vectors, where every row's maximum is positive (HalfGroupMaxima):
   // kernel GB/s in cache, before -> after, float16 rows of 100 6.8 -> 15.9, of 150 9.1 -> 18.6,
   // of 192 12.5 -> 20.8, of 384 19.3 -> 26.3, of 1000 31.8 -> 33.4 (bfloat16 alike); past 128
-  // vectors slower (rows of 1500 0.93x: the row kernel's summary amortizes there). The short-row
-  // path's lengths stay there: rows of 65-96 ran 1.1-1.27x faster grouped in the kernel alone,
-  // but 0.86-0.89x end to end over several staged chunks ([16384, 72..96]) with a search that
-  // stops at the winner, and level (0.96-1.03x) with marks.
+  // vectors slower (rows of 1500 0.93x: the row kernel's summary amortizes there). Of the
+  // short-row path's lengths, rows of 81-96 come here too, by tree numbers (end to end float16
+  // [16384, 84] 1.06-1.10x, [16384, 88] 1.08x, [16384, 96] 1.17-1.19x, ArgMin 1.14x, bfloat16
+  // [16384, 90] 1.24x); rows of 65-80 measured level (0.97-1.05x; with marks 0.96-1.03x, with a
+  // search that stops at the winner 0.86-0.89x) and stay there.
   // ArgMin too (distances: the nearest of a few dozen centroids), by row minima: end to end
   // float32 [8400, 80] 1.37-1.38x, [16384, 64] 1.30x, [32768, 49] 1.53x, [8192, 150] 1.22x;
   // float64 [8400, 80] 1.20x, int32 [16384, 64] 1.30x, uint8 [16384, 200] 1.32x; [4096, 1024]
@@ -217,8 +218,8 @@ struct RowGroupMax {
   // select_last_index too: float32 ArgMax [8400, 80] 1.30x, ArgMin [16384, 64] 1.25x, int32
   // [16384, 64] 1.22x, uint8 [16384, 200] 1.47x, float64 [8400, 80] 1.18x; +0.1 KB gzipped.
   static constexpr bool kArgTakes = kTakes && (!kHalf || !Set::kLast);
-  static bool arg_applies(int64_t length) {
-    return length > Set::Short::kMaxLength && length <= kArgVectors * kN;
+  static bool arg_applies(int64_t length) {  // float16/bfloat16 from 10 vectors (above)
+    return length > (kHalf ? 10 * kN : Set::Short::kMaxLength) && length <= kArgVectors * kN;
   }
   // The next group's pass is issued before this group's finds, so their branches (the search's
   // exit, mispredicted about once a row where winners fall at random) do not hold up its loads:
