@@ -133,6 +133,7 @@ struct RowGroupMax {
   static constexpr int kArgVectors = kTreeNumbers ? 128 : 48;
   // Marks a row: two, or one per four vectors and one for the tail.
   static constexpr int kMaxMarks = kTreeNumbers ? 2 : kArgVectors / 4 + 1;
+  using Tree = simd::MaskOf<Raw>;  // tree numbers, in lanes as wide as the values'
   // uint8 (and the integers keyed onto it, int8 ArgMax: keyed_kernels.h) by groups of 16 rows:
   // end to end ReduceMax [32768, 128] 1.17-1.19x, [65536, 100] 1.30x, [16384, 256] 1.07x, ArgMax
   // [8192, 256] 1.21-1.22x, [16384, 200] 1.32x, [8192, 500] 1.17x, [4096, 768] 1.04x, int8
@@ -221,10 +222,10 @@ struct RowGroupMax {
   static bool arg_applies(int64_t length) {  // float16/bfloat16 from 10 vectors (above)
     return length > (kHalf ? 10 * kN : Set::Short::kMaxLength) && length <= kArgVectors * kN;
   }
-  // The next group's pass is issued before this group's finds, so their branches (the search's
-  // exit, mispredicted about once a row where winners fall at random) do not hold up its loads:
-  // on rows in memory, float32 [13108, 80] 353 -> 293 us (with Rows::find then); in cache, rows
-  // of 80 14.5 -> 12.5 per 256 KiB.
+  // The next group's pass is issued before this group's locates, so their chains (compare, fold,
+  // then the loads of the winner's four vectors) do not hold up its loads: on rows in memory,
+  // float32 [13108, 80] 353 -> 293 us (measured with a search that stopped at the winner, whose
+  // branch mispredicted about once a row); in cache, rows of 80 14.5 -> 12.5 per 256 KiB.
   static int64_t arg_run(const Raw* x, int64_t n, int64_t length, Raw* best, int32_t* index) {
     const ptrdiff_t len = static_cast<ptrdiff_t>(length);
     const int64_t groups = n / kN;
@@ -326,7 +327,6 @@ struct RowGroupMax {
   // summary's pass with a mark per tree of four vectors (their lane-wise extreme) and one for
   // the tail's vectors, or (kTreeNumbers) the row's two marks; n >= 4 N (rows past the short-row
   // path's). (ReduceMax keeps summary: the marks are the arg kinds' only.)
-  using Tree = simd::MaskOf<Raw>;  // tree numbers, in lanes as wide as the values'
   static Summary marked_summary(const Raw* p, ptrdiff_t n, Mark* marks) {
     Summary s = Rows::template tree<4, false>(p);
     int g = 0;
