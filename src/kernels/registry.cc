@@ -180,8 +180,8 @@ struct MaxKernels {
       if (done == n) return;
       in += done * length, a += done, n -= done;
     }
-    using Grouped = RowGroupMax<MaxKernels>;  // float16/bfloat16 from rows of 33, before the short rows
-    if (Short::applies(n, length) && !(L::kRawRows && Grouped::applies(length)))
+    using Grouped = RowGroupMax<MaxKernels>;  // float16/bfloat16 from rows of 33, int64 of 5: before the short rows
+    if (Short::applies(n, length) && !(Grouped::kBeforeShortRows && Grouped::applies(length)))
       return Short::run(in, n, length, 1, 0, a, nullptr);
     if (length < min_simd_row<L>()) return max_rows_portable<Tr>(in, n, length, a);
     // float16/bfloat16 pay more per row (a raw pass first, L::kRawRows): issuing the next row's

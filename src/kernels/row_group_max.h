@@ -1,5 +1,5 @@
 // ReduceMax, ArgMax and ArgMin over rows of a few dozen to a few hundred float32, float64, int32,
-// uint8, float16 or bfloat16 values ([N, 64] over the last axis; a detector's [8400, 80] class
+// uint8, float16 or bfloat16 values (ReduceMax over int64 rows too, from rows of 5) ([N, 64] over the last axis; a detector's [8400, 80] class
 // scores): the row kernel (RowScan::run) pays a block's fixed work per row (marks, a settle: the
 // fold, a compare) that so short a row does not amortize. Here each of N rows (N lanes) is
 // reduced lane-wise as RowScan's pass does (its Summary: a pmax / max and, for floats, a NaN
@@ -139,9 +139,19 @@ struct RowGroupMax {
   // [8192, 256] 1.21-1.22x, [16384, 200] 1.32x, [8192, 500] 1.17x, [4096, 768] 1.04x, int8
   // [8192, 256] 1.09x; ReduceMax [4096, 1024] level (copy-bound). +1.3 KB gzipped. int8
   // ReduceMax too: [32768, 128] 1.16x, [65536, 100] 1.32x, [16384, 256] 1.05x; +0.35 KB.
+  // int64 ReduceMax (wasm has no 64-bit max: a compare and a select per merge) by pairs of rows,
+  // from rows of 5 (kBeforeShortRows) to 64 vectors: kernel in cache, 21 runs, rows of 5 1.15x,
+  // of 7 1.22x, of 8 1.17x, of 10 1.50x, of 21 1.61x, of 64 1.30x, of 150 (not taken) 1.06-1.13x;
+  // rows of 4 0.94-0.96x (the short-row path keeps them). End to end (bench/ab.mjs) [32768, 21]
+  // 1.22-1.28x, [65536, 10] 1.13x, [16, 1024, 64] over axes 0 and 2 1.07-1.12x, [131072, 7]
+  // 0.98-1.15x (the copy in dominates). +364 bytes gzipped. int64 ArgMax stays with the row
+  // kernels (kArgTakes): by tree numbers 1.17-1.23x over rows of 64-80 but +986 bytes.
+  static constexpr bool kInt64 = std::is_same<Raw, int64_t>::value;
   static constexpr bool kTakes = std::is_same<Raw, float>::value || std::is_same<Raw, double>::value ||
                                  std::is_same<Raw, int32_t>::value || std::is_same<Raw, uint8_t>::value ||
-                                 std::is_same<Raw, int8_t>::value || kHalf;
+                                 std::is_same<Raw, int8_t>::value || kHalf || kInt64;
+  // Whether it goes before the short-row path (ShortRows) for the lengths both take.
+  static constexpr bool kBeforeShortRows = kHalf || kInt64;
 
   // The lengths it takes: rows longer than the short-row path's (ShortRows, 6 vectors; it comes
   // first) up to 64 vectors. Kernel µs per 256 KiB of rows in L1/L2, before -> after: float32
@@ -157,6 +167,7 @@ struct RowGroupMax {
   // 40] 1.10x, [32768, 48] 1.17x, bfloat16 [32768, 36] 1.09x, float16 [512, 512, 40] 1.09x (rows
   // of 17-32 measured 0.92-1.0x: the short-row path keeps them).
   static bool applies(int64_t length) {
+    if constexpr (kInt64) return length >= 5 && length <= 64 * kN;
     return length > (kHalf ? 4 * kN : Set::Short::kMaxLength) && length <= (kHalf ? 128 : 64) * kN;
   }
 
@@ -218,7 +229,7 @@ struct RowGroupMax {
   // bfloat16 [8192, 192] 1.41x, [2048, 1000] level; +0.6 KB gzipped.
   // select_last_index too: float32 ArgMax [8400, 80] 1.30x, ArgMin [16384, 64] 1.25x, int32
   // [16384, 64] 1.22x, uint8 [16384, 200] 1.47x, float64 [8400, 80] 1.18x; +0.1 KB gzipped.
-  static constexpr bool kArgTakes = kTakes && (!kHalf || !Set::kLast);
+  static constexpr bool kArgTakes = kTakes && (!kHalf || !Set::kLast) && !kInt64;
   static bool arg_applies(int64_t length) {  // float16/bfloat16 from 10 vectors (above)
     return length > (kHalf ? 10 * kN : Set::Short::kMaxLength) && length <= kArgVectors * kN;
   }

@@ -54,7 +54,7 @@ void group_max_checks() {
   constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
   const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
-  for (int64_t length : lengths_around(lanes, {4, 5, 6, 7, 13, 32, 64, 65}))
+  for (int64_t length : lengths_around(lanes, {2, 3, 4, 5, 6, 7, 13, 32, 64, 65}))  // int64 from rows of 5
     for (int64_t rows : {lanes - 1, lanes, lanes + 1, 3 * lanes + 1, int64_t{37}})
       for (int variant = 0; variant < 5; ++variant) {
         INFO(name(D) << " " << rows << " rows of " << length << ", variant " << variant);
@@ -141,7 +141,7 @@ TEMPLATE_TEST_CASE("ArgMax over rows of a few dozen values by groups of rows mat
 TEMPLATE_TEST_CASE("ReduceMax over rows of a few dozen values by groups of rows matches the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
                    simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Int8>,
-                   simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
+                   simdtest::Tag<ox::DType::Int64>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
   group_max_checks<TestType::dtype>();
 }
 
