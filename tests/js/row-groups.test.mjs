@@ -5,11 +5,13 @@
 // maximum is a zero of either sign, amid plain rows. (api.md leaves such a zero's sign open, so
 // the reference takes either; tests/native/simd_row_group_max_test.cc checks the kernels keep the
 // first zero's bits.) Also over two separated axes ([3, N, L] over axes 0 and 2), where each row
-// folds into a state the earlier blocks left.
+// folds into a state the earlier blocks left. ReduceMax over int64 rows goes by pairs of rows from
+// rows of 5 values: those lengths, the extremes of the type and wide values between them.
 // Replay a failure with OX_SEED=<seed> node --test tests/js/row-groups.test.mjs
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
 import { checkAgainstReference, prng, seedFromEnvironment } from './helpers.mjs';
+import { POOLS, randomTensor } from './values.mjs';
 
 const seed = seedFromEnvironment(Date.now() % 2 ** 31);
 const ARRAYS = { float32: Float32Array, float64: Float64Array, int32: Int32Array }; // int32: the same values truncated
@@ -54,4 +56,22 @@ test(`ReduceMax, ArgMax and Hardmax over rows of a few dozen values match the re
       const outer = { type: 'int64', data: BigInt64Array.from([0n, 2n]), dims: [2] };
       checkAgainstReference(runNode, 'ReduceMax', [y, outer], { keepdims: 1 }, 18, `${type} [3,${rows},${length}] axes 0, 2`);
     }
+});
+
+test(`ReduceMax over int64 rows by pairs of rows matches the reference (seed ${seed})`, async () => {
+  await init();
+  const rng = prng(seed + 1);
+  // The pool's extremes and edges, and wide values of either sign (so a row's maximum is not
+  // always the type's largest), every one as likely.
+  const wide = () => (BigInt(Math.floor((rng.next() - 0.5) * 2 ** 32)) << 31n) ^ BigInt(rng.int(2 ** 31));
+  const values = [...POOLS.int64, ...Array.from({ length: 60 }, wide)];
+  for (const length of [4, 5, 6, 7, 12, 13, 21, 64, 127, 128, 129, 257]) {
+    const rows = 4 * 2 + rng.int(9);
+    const x = randomTensor(rng, 'int64', [rows, length], values);
+    const last = { type: 'int64', data: BigInt64Array.from([-1n]), dims: [1] };
+    checkAgainstReference(runNode, 'ReduceMax', [x, last], { keepdims: rng.pick([0, 1]) }, 18, `int64 [${rows},${length}]`);
+    const y = randomTensor(rng, 'int64', [3, rows, length], values);
+    const outer = { type: 'int64', data: BigInt64Array.from([0n, 2n]), dims: [2] };
+    checkAgainstReference(runNode, 'ReduceMax', [y, outer], { keepdims: 1 }, 18, `int64 [3,${rows},${length}] axes 0, 2`);
+  }
 });
