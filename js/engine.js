@@ -22,12 +22,12 @@ function newSession(M) {
   // Half a page past a page boundary (so on a cache line too). On a line: emmalloc aligns to 8
   // bytes, and a chunk staged at 8 mod 64 has every fourth SIMD load straddle two lines, and a
   // column walk's 64-byte group span two lines of every row. Half a page: each chunk is copied in
-  // by memmove (TypedArray.prototype.set), which on the AMD Zen 3 hosts here runs up to 11x slower
-  // when the destination lies 8-24 bytes past the source modulo 4 KiB (2.7 against 30 GB/s); large
-  // typed arrays start a few bytes past a page (16 in Node: glibc's mmap'd blocks), and a staging
-  // buffer at 24 or 32 mod 4096 made ReduceMax over float32 [4096,1024] 3.3x slower end to end
-  // (6815 against 2074 us).
-  // Where the heap put it before was as chance had it (2688 mod 4096 at 1b34be7).
+  // by memmove (TypedArray.prototype.set), which on the AMD Zen 3 hosts here runs over 10x slower
+  // when the destination lies 8-24 bytes past the source modulo 4 KiB (1.7-2.7 against 25-30
+  // GB/s, bench/copy-offsets.mjs); large typed arrays start a few bytes past a page (16 in Node:
+  // glibc's mmap'd blocks), and a staging buffer at 24 or 32 mod 4096 made ReduceMax over float32
+  // [4096,1024] 3.3x slower end to end (6815 against 2074 us). Where the heap put it before was
+  // as chance had it (2688 mod 4096 at 1b34be7).
   const block = M._malloc(STAGING_BYTES + PAGE_BYTES);
   if (!block) throw new Error('onnx-extrema: cannot allocate the staging buffer');
   const staging = Math.ceil((block - PAGE_BYTES / 2) / PAGE_BYTES) * PAGE_BYTES + PAGE_BYTES / 2;

@@ -46,7 +46,7 @@ test('ArgMax/ArgMin: staged and streamed inputs, outputs in one piece and in par
 });
 
 // Half a page away from the page offsets large typed arrays start at (js/engine.js: memmove into a
-// destination 8-24 bytes past its source modulo 4 KiB ran up to 11x slower), on a cache line.
+// destination 8-24 bytes past its source modulo 4 KiB ran over 10x slower), on a cache line.
 test('streamed chunks are fed from a staging buffer that starts half a page past a page boundary', async () => {
   await init();
   const M = currentModule();
