@@ -5,6 +5,8 @@
 // clear of the offsets large typed arrays start at (16 past a page in Node). Run it on a new host
 // to see whether that still holds:
 //   node bench/copy-offsets.mjs [--mib=8] [--rounds=5]
+import { median } from './lib/format.mjs';
+
 const option = (name, fallback) => {
   const a = process.argv.find((s) => s.startsWith(`--${name}=`));
   return a ? Number(a.split('=')[1]) : fallback;
@@ -28,7 +30,6 @@ const copy = (source, to) => {
   for (let at = 0; at < SOURCE_BYTES; at += CHUNK) heap.set(source.subarray(at, at + CHUNK), to);
   return performance.now() - t0;
 };
-const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
 
 for (const shift of [0, 16]) {
   const source = buffer.subarray(PAGE - shift, PAGE - shift + SOURCE_BYTES);

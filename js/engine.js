@@ -26,8 +26,7 @@ function newSession(M) {
   // when the destination lies 8-24 bytes past the source modulo 4 KiB (1.7-2.7 against 25-30
   // GB/s, bench/copy-offsets.mjs); large typed arrays start a few bytes past a page (16 in Node:
   // glibc's mmap'd blocks), and a staging buffer at 24 or 32 mod 4096 made ReduceMax over float32
-  // [4096,1024] 3.3x slower end to end (6815 against 2074 us). Where the heap put it before was
-  // as chance had it (2688 mod 4096 at 1b34be7).
+  // [4096,1024] 3.3x slower end to end (6815 against 2074 us).
   const block = M._malloc(STAGING_BYTES + PAGE_BYTES);
   if (!block) throw new Error('onnx-extrema: cannot allocate the staging buffer');
   const staging = Math.ceil((block - PAGE_BYTES / 2) / PAGE_BYTES) * PAGE_BYTES + PAGE_BYTES / 2;

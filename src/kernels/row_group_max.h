@@ -140,7 +140,7 @@ struct RowGroupMax {
   // [8192, 256] 1.09x; ReduceMax [4096, 1024] level (copy-bound). +1.3 KB gzipped. int8
   // ReduceMax too: [32768, 128] 1.16x, [65536, 100] 1.32x, [16384, 256] 1.05x; +0.35 KB.
   // int64 ReduceMax (wasm has no 64-bit max: a compare and a select per merge) by pairs of rows,
-  // from rows of 5 (kBeforeShortRows) to 64 vectors: kernel in cache, 21 runs, rows of 5 1.15x,
+  // from rows of 5 (before the short-row path) to 64 vectors: kernel in cache, 21 runs, rows of 5 1.15x,
   // of 7 1.22x, of 8 1.17x, of 10 1.50x, of 21 1.61x, of 64 1.30x, of 150 (not taken) 1.06-1.13x;
   // rows of 4 0.94-0.96x (the short-row path keeps them). End to end (bench/ab.mjs) [32768, 21]
   // 1.22-1.28x, [65536, 10] 1.13x, [16, 1024, 64] over axes 0 and 2 1.07-1.12x, [131072, 7]
@@ -150,8 +150,6 @@ struct RowGroupMax {
   static constexpr bool kTakes = std::is_same<Raw, float>::value || std::is_same<Raw, double>::value ||
                                  std::is_same<Raw, int32_t>::value || std::is_same<Raw, uint8_t>::value ||
                                  std::is_same<Raw, int8_t>::value || kHalf || kInt64;
-  // Whether it goes before the short-row path (ShortRows) for the lengths both take.
-  static constexpr bool kBeforeShortRows = kHalf || kInt64;
 
   // The lengths it takes: rows longer than the short-row path's (ShortRows, 6 vectors; it comes
   // first) up to 64 vectors. Kernel µs per 256 KiB of rows in L1/L2, before -> after: float32
@@ -166,10 +164,11 @@ struct RowGroupMax {
   // rows of 33-48 too, before the short-row path: end to end float16 [32768, 33] 1.06x, [32768,
   // 40] 1.10x, [32768, 48] 1.17x, bfloat16 [32768, 36] 1.09x, float16 [512, 512, 40] 1.09x (rows
   // of 17-32 measured 0.92-1.0x: the short-row path keeps them).
-  static bool applies(int64_t length) {
-    if constexpr (kInt64) return length >= 5 && length <= 64 * kN;
-    return length > (kHalf ? 4 * kN : Set::Short::kMaxLength) && length <= (kHalf ? 128 : 64) * kN;
-  }
+  static constexpr int64_t kShortest = kHalf ? 4 * kN + 1 : kInt64 ? 5 : Set::Short::kMaxLength + 1;
+  static constexpr int64_t kLongest = (kHalf ? 128 : 64) * kN;
+  static bool applies(int64_t length) { return length >= kShortest && length <= kLongest; }
+  // Whether it goes before the short-row path (ShortRows), for the lengths both take.
+  static constexpr bool kBeforeShortRows = kShortest <= Set::Short::kMaxLength;
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
   // k), ReduceMax's rule), applies(length) holding; returns done, a multiple of N: every whole
