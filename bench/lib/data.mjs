@@ -49,6 +49,16 @@ export function makeInput(c, allocate = (Class, n) => new Class(n)) {
       for (let i = 0; i < n; i += 1) x[i] = BigInt.asIntN(64, (BigInt(next()) << 32n) | BigInt(next()));
       return x;
     }
+    case 'uint32': {
+      const x = allocate(Uint32Array, n); // the whole range: the sign bit's half decides
+      for (let i = 0; i < n; i += 1) x[i] = next();
+      return x;
+    }
+    case 'uint64': {
+      const x = allocate(BigUint64Array, n);
+      for (let i = 0; i < n; i += 1) x[i] = (BigInt(next()) << 32n) | BigInt(next());
+      return x;
+    }
     case 'float16': {
       const x = allocate(Uint16Array, n); // sign, exponent 0..29 (finite, below 2^15), mantissa
       for (let i = 0; i < n; i += 1) {

@@ -35,6 +35,9 @@ const void* keys_of(const KeyFlip& flip, int size, const uint8_t* x, int64_t row
   return g_scratch;
 }
 
+// index + k, or none for ReduceMax (no index array).
+int32_t* index_at(int32_t* index, int64_t k) { return index ? index + k : nullptr; }
+
 // The states between values and keys (either way: the flip is its own inverse).
 void flip_states(const KeyFlip& flip, int size, uint8_t* best, int64_t count) {
   xor_copy(best, best, count * size, flip);
@@ -49,7 +52,7 @@ void rows_of_keys(const KernelSet& target, const KeyFlip& flip, int size, const 
     for (int64_t k = 0; k < n; k += per) {
       const int64_t m = std::min(per, n - k);
       target.rows(keys_of(flip, size, in + k * length * size, m, length, length), m, length, first, b + k * size,
-                  index + k);
+                  index_at(index, k));
     }
     return;
   }
@@ -57,7 +60,7 @@ void rows_of_keys(const KernelSet& target, const KeyFlip& flip, int size, const 
     for (int64_t at = 0; at < length; at += cap) {
       const int64_t m = std::min(cap, length - at);
       target.rows(keys_of(flip, size, in + (k * length + at) * size, 1, m, m), 1, m, first + at, b + k * size,
-                  index + k);
+                  index_at(index, k));
     }
 }
 
@@ -74,7 +77,7 @@ void columns_of_keys(const KernelSet& target, const KeyFlip& flip, int size, con
     for (int64_t r = 0; r < n; r += per) {
       const int64_t m = std::min(per, n - r);
       target.columns(keys_of(flip, size, in + (r * stride + c) * size, m, w, stride), m, w, w, first + r,
-                     b + c * size, index + c);
+                     b + c * size, index_at(index, c));
     }
   }
 }
@@ -108,13 +111,13 @@ void keyed_slices(const KernelSet& target, const KeyFlip& flip, int size, const 
   } else if (span > cap) {  // a slice larger than a piece: its column problem
     for (int64_t k = 0; k < n; ++k)
       columns_of_keys(target, flip, size, in + k * span * size, reduce, inner, inner, 0, b + k * inner * size,
-                      index + k * inner);
+                      index_at(index, k * inner));
   } else {
     const int64_t per = cap / span;
     for (int64_t k = 0; k < n; k += per) {
       const int64_t m = std::min(per, n - k);
       target.slices(keys_of(flip, size, in + k * span * size, m, span, span), m, reduce, inner, b + k * inner * size,
-                    index + k * inner);
+                    index_at(index, k * inner));
     }
   }
   flip_states(flip, size, b, n * inner);
