@@ -256,6 +256,51 @@ struct ColumnScan {
     return !guard.template fails<1>(&seen);
   }
 
+  // 8-byte lanes, arg kinds: whole rows of kShortestPaired to kLongestPaired elements ([N, 7]
+  // float64 scores or int64 labels) without the scratch: element j of two rows is one vector (two
+  // 8-byte loads), so a tile of four rows is decided in registers, element by element, by the
+  // fast way (float64: a pmax and a compare; int64: a compare, a select and a compare), watched by
+  // its guard (float64: a NaN in the running sum; then the call goes the scratch's way, exact).
+  // The squares' stores and reloads and the column sweep's fixed work per tile cost more than the
+  // comparisons with two lanes a vector. Kernel in cache (bench/kernels.mjs --ab, 11 rounds):
+  // float64 rows of 4-10 1.35-1.57x, int64 1.30-1.45x; rows of 2-3 0.44-0.78x (whole_rows splits
+  // them in registers), rows of 21 level. An arg kind's states are fresh here (ShortRows sends
+  // arg kinds only from index 0) and are not read.
+  static constexpr bool kPairedRows = Index && sizeof(Raw) == 8;
+  static constexpr int64_t kShortestPaired = 4, kLongestPaired = 12;
+  __attribute__((noinline)) static bool paired_rows(const Raw* x, int64_t count, int64_t length, Raw* best,
+                                                    int32_t* index) {
+    using W = typename L::template FastWay<D>;
+    using WK = typename W::K;
+    constexpr bool Keeps = W::template keeps<Last>();
+    typename W::Guard guard;
+    const ptrdiff_t k = static_cast<ptrdiff_t>(length);
+    const auto element = [k](const Raw* p, ptrdiff_t j) { return V{p[j], p[k + j]}; };  // of rows p, p + k
+    for (int64_t r = 0;; r += kTile) {
+      if (r > count - kTile) r = count - kTile;  // the last tile reaches back: fresh rows decided again
+      const Raw* p = x + r * k;
+      V c[kValueVectors];
+      WK bk[kValueVectors];
+      RV rel[kValueVectors] = {};  // the winning element: 0, or j where element j replaced
+      for (int v = 0; v < kValueVectors; ++v) c[v] = element(p + 2 * v * k, 0), bk[v] = W::key(c[v]);
+      guard.template row<kValueVectors>(c, bk);
+      for (ptrdiff_t j = 1; j < k; ++j) {
+        WK kc[kValueVectors];
+        for (int v = 0; v < kValueVectors; ++v) c[v] = element(p + 2 * v * k, j), kc[v] = W::key(c[v]);
+        guard.template row<kValueVectors>(c, kc);
+        const RV row = simd::splat(static_cast<RowLane>(j));
+        for (int v = 0; v < kValueVectors; ++v) {
+          const RV mo = simd::opaque(simd::bits<RV>(W::template step<Last>(kc[v], bk[v])));
+          rel[v] = vmax(rel[v], row & (Keeps ? ~mo : mo));
+        }
+      }
+      for (int v = 0; v < kValueVectors; ++v) simd::store(best + r + v * kLanes, W::raw(bk[v]));
+      store_rows(rel, false, 0, index + r);
+      if (r == count - kTile) break;
+    }
+    return !guard.template fails<kValueVectors>(static_cast<const WK*>(nullptr));
+  }
+
   // Whole rows of K (2 .. kMaxWholeRow) elements: a binary or few-class head, [N,K] over the
   // last axis, or a pixel's channels. K loads hold kLanes rows and K - 1 shuffles per element
   // split them (simd::split_rows), so each row is a K-row column problem decided in registers by

@@ -146,6 +146,10 @@ struct ShortRows {
     // Arg kinds only from index 0: rows continued from an earlier call keep the scratch, one copy
     // of the kernel per kind and dtype fewer (size budget) for calls Execution never makes (it
     // continues one row at a time). ReduceMax reads its states.
+    if constexpr (Columns::kPairedRows)
+      if (inner == 1 && length >= Columns::kShortestPaired && length <= Columns::kLongestPaired &&
+          Columns::starts_fresh(first) && Columns::paired_rows(x, count, length, best, index))
+        return;
     if (inner == 1 && length >= 2 && length <= Columns::kMaxWholeRow &&
         (!Columns::kTracksIndex || Columns::starts_fresh(first))) {
       return length == 2 ? Columns::template whole_rows<2>(x, count, first, best, index)
