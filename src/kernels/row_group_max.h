@@ -1,5 +1,5 @@
 // ReduceMax, ArgMax and ArgMin over rows of a few dozen to a few hundred float32, float64, int32,
-// uint8, float16 or bfloat16 values, and ReduceMax over int64 rows from 5 values and float64 from 8 ([N, 64] over the
+// uint8, int64, float16 or bfloat16 values, ReduceMax over int64 rows from 5 values and float64 from 8 ([N, 64] over the
 // last axis; a detector's [8400, 80] class scores): the row kernel (RowScan::run) pays a block's fixed work per row (marks, a settle: the
 // fold, a compare) that so short a row does not amortize. Here each of N rows (N lanes) is
 // reduced lane-wise as RowScan's pass does (its Summary: a pmax / max and, for floats, a NaN
@@ -144,8 +144,11 @@ struct RowGroupMax {
   // of 7 1.22x, of 8 1.17x, of 10 1.50x, of 21 1.61x, of 64 1.30x, of 150 (not taken) 1.06-1.13x;
   // rows of 4 0.94-0.96x (the short-row path keeps them). End to end (bench/ab.mjs) [32768, 21]
   // 1.22-1.28x, [65536, 10] 1.13x, [16, 1024, 64] over axes 0 and 2 1.07-1.12x, [131072, 7]
-  // 0.98-1.15x (the copy in dominates). +364 bytes gzipped. int64 ArgMax stays with the row
-  // kernels (kArgTakes): by tree numbers 1.17-1.23x over rows of 64-80 but +986 bytes.
+  // 0.98-1.15x (the copy in dominates). +364 bytes gzipped. int64 ArgMax and ArgMin (and uint64's,
+  // keyed onto them) by tree numbers too since the budget allowed (uint32/uint64 ReduceMax went
+  // keyed): kernel in cache rows of 40 1.53x, 64 1.49x, 150 1.25x; end to end [13108, 80] 1.20x,
+  // with select_last_index 1.22x, ArgMin [16384, 64] 1.21x, [32768, 40] 1.28x, [8192, 150] 1.06x;
+  // +1.1 KB gzipped.
   static constexpr bool kInt64 = std::is_same<Raw, int64_t>::value;
   static constexpr bool kTakes = std::is_same<Raw, float>::value || std::is_same<Raw, double>::value ||
                                  std::is_same<Raw, int32_t>::value || std::is_same<Raw, uint8_t>::value ||
@@ -233,7 +236,7 @@ struct RowGroupMax {
   // bfloat16 [8192, 192] 1.41x, [2048, 1000] level; +0.6 KB gzipped.
   // select_last_index too: float32 ArgMax [8400, 80] 1.30x, ArgMin [16384, 64] 1.25x, int32
   // [16384, 64] 1.22x, uint8 [16384, 200] 1.47x, float64 [8400, 80] 1.18x; +0.1 KB gzipped.
-  static constexpr bool kArgTakes = kTakes && (!kHalf || !Set::kLast) && !kInt64;
+  static constexpr bool kArgTakes = kTakes && (!kHalf || !Set::kLast);
   static bool arg_applies(int64_t length) {  // float16/bfloat16 from 10 vectors (above)
     return length > (kHalf ? 10 * kN : Set::Short::kMaxLength) && length <= kArgVectors * kN;
   }
