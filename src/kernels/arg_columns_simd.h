@@ -263,7 +263,7 @@ struct ColumnScan {
   // its guard (float64: a NaN in the running sum; then the call goes the scratch's way, exact).
   // The squares' stores and reloads and the column sweep's fixed work per tile cost more than the
   // comparisons with two lanes a vector. Kernel in cache (bench/kernels.mjs --ab, 11 rounds):
-  // float64 rows of 4-10 1.35-1.57x, int64 1.30-1.45x; rows of 2-3 0.44-0.78x (whole_rows splits
+  // float64 rows of 4-10 1.34-1.57x, int64 1.30-1.49x; rows of 2-3 0.44-0.78x (whole_rows splits
   // them in registers), rows of 21 level. An arg kind's states are fresh here (ShortRows sends
   // arg kinds only from index 0) and are not read.
   static constexpr bool kPairedRows = Index && sizeof(Raw) == 8;

@@ -300,30 +300,28 @@ constexpr uint64_t key_flip() {
   const uint64_t all = kBits == 64 ? ~uint64_t{0} : (uint64_t{1} << kBits) - 1;
   return sign ^ (Dir == Direction::Min ? all : 0);
 }
-template <DType D, Direction Dir, bool Last>
-KernelSet keyed_entries() {
-  constexpr DType K = key_dtype<typename Traits<D>::Raw>();
-  using Target = ArgKernels<ArgRule<Traits<K>, Direction::Max, Last>, typename LanesFor<K>::type>;
+// D's entries on Target, a kernel set of D's key type: Target itself where the key is the value.
+template <DType D, Direction Dir, class Target>
+KernelSet on_keys() {
   if constexpr (key_flip<D, Dir>() == 0) return Target::set();
   else return Keyed<Target, key_flip<D, Dir>()>::set();
 }
+template <DType D>
+using KeyTraits = Traits<key_dtype<typename Traits<D>::Raw>()>;
+template <DType D>
+using KeyLanes = typename LanesFor<key_dtype<typename Traits<D>::Raw>()>::type;
 
 // ReduceMax over uint32 and uint64 (no peer runs them; ReduceMax takes them from version 1) runs
 // int32's and int64's kernels on keys, the sign bit flipped: 1.8 KB of the gzipped module less,
 // for an extra pass over data in cache (measured in the README) on those two rare types.
 template <DType D>
 constexpr bool reduce_keyed() { return D == DType::Uint32 || D == DType::Uint64; }
-template <DType D>
-KernelSet keyed_reduce_entries() {
-  constexpr DType K = key_dtype<typename Traits<D>::Raw>();
-  using Target = MaxKernels<Traits<K>, typename LanesFor<K>::type>;
-  return Keyed<Target, key_flip<D, Direction::Max>()>::set();
-}
 
 template <DType D, Direction Dir>
 KernelSet arg_entries(bool last) {
   if constexpr (keyed<D, Dir>()) {
-    return last ? keyed_entries<D, Dir, true>() : keyed_entries<D, Dir, false>();
+    return last ? on_keys<D, Dir, ArgKernels<ArgRule<KeyTraits<D>, Direction::Max, true>, KeyLanes<D>>>()
+                : on_keys<D, Dir, ArgKernels<ArgRule<KeyTraits<D>, Direction::Max, false>, KeyLanes<D>>>();
   } else {
     using Tr = Traits<kernel_code_of(D)>;
     using L = typename LanesFor<kernel_code_of(D)>::type;
@@ -349,7 +347,7 @@ KernelSet kernels_for(PlanKind kind, bool last) {
       break;
     case PlanKind::ReduceMax:
       if constexpr (kReduce) {
-        if constexpr (reduce_keyed<D>()) return keyed_reduce_entries<D>();
+        if constexpr (reduce_keyed<D>()) return on_keys<D, Direction::Max, MaxKernels<KeyTraits<D>, KeyLanes<D>>>();
         else return entries<D, MaxKernels<Tr, L>>();
       }
       break;
