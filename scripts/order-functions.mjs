@@ -1,0 +1,57 @@
+// Reorders a linked wasm module's functions so that gzip compresses it better, and drops its
+// name section. Run by the wasm build after each link (CMakeLists.txt):
+//   node scripts/order-functions.mjs <wasm-dis> <wasm-as> <module.wasm>
+//
+// Why: the kernels are template instances, many near-copies of one another (a kernel per dtype,
+// direction and tie rule), and gzip only finds a repeat within its 32 KiB window. wasm-opt orders
+// functions by how often they are called, so copies of one kernel land far apart. Put side by side
+// (functions grouped by their name with template arguments removed, then by size), the module
+// gzips about 5.5 KB smaller with the same code. The link keeps names (--profiling-funcs) only so
+// that this step can read them.
+//
+// The step goes through Binaryen's own text format (wasm-dis, then wasm-as without names), which
+// round-trips its binaries byte for byte; only the order of the function bodies (and so the
+// function indices in calls) changes.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, unlinkSync } from 'node:fs';
+
+const [wasmDis, wasmAs, wasmPath] = process.argv.slice(2);
+if (!wasmPath) throw new Error('usage: order-functions.mjs <wasm-dis> <wasm-as> <module.wasm>');
+const watPath = `${wasmPath}.order.wat`;
+
+execFileSync(wasmDis, [wasmPath, '-o', watPath], { stdio: 'inherit' });
+const lines = readFileSync(watPath, 'utf8').split('\n');
+
+// wasm-dis prints the module as: header items, then every function as a block whose first line
+// starts with " (func ", then comments and the module's closing ")".
+const first = lines.findIndex((line) => line.startsWith(' (func '));
+const end = lines.lastIndexOf(' )') + 1;
+const trailer = lines.slice(end);
+if (first < 0 || end <= first || !trailer.every((line) => /^( ;;.*|\)|)$/.test(line))) {
+  throw new Error(`order-functions: ${watPath} is not laid out as expected`);
+}
+const functions = [];
+for (const line of lines.slice(first, end)) {
+  if (line.startsWith(' (func ')) functions.push({ name: line.split(' ')[2], lines: [] });
+  functions[functions.length - 1].lines.push(line);
+}
+
+// "$ox::ColumnScan<ox::FloatLanes<double>, ...>::sweep(double const*, ...)" -> "$ox::ColumnScan::sweep(...)"
+function kindOf(escapedName) {
+  let name = escapedName.replace(/\\([0-9a-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+  for (let before = ''; before !== name; ) {
+    before = name;
+    name = name.replace(/<[^<>]*>/g, '');
+  }
+  return name;
+}
+const sizeOf = (fn) => fn.lines.reduce((sum, line) => sum + line.length, 0);
+for (const fn of functions) Object.assign(fn, { kind: kindOf(fn.name), size: sizeOf(fn) });
+functions.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.size - b.size || (a.name < b.name ? -1 : 1)));
+
+const ordered = [...lines.slice(0, first), ...functions.flatMap((fn) => fn.lines), ...trailer];
+writeFileSync(watPath, ordered.join('\n'));
+// -all: accept every feature the module uses (simd, bulk memory, sign extension, ...); without -g
+// wasm-as writes no name section.
+execFileSync(wasmAs, ['-all', watPath, '-o', wasmPath], { stdio: 'inherit' });
+unlinkSync(watPath);
