@@ -68,7 +68,7 @@ void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t
 
 // Whole slices of a column problem, for either kernel set below. ReduceMax first tries the paths
 // that read a slice straight, with no index to keep: rows of three of 4- and 8-byte values, and of
-// five of float32/float64 from 128 rows (InterleavedMax), bytes and float16/bfloat16 of a few
+// five from 128 rows (InterleavedMax), bytes and float16/bfloat16 of a few
 // columns as virtual rows (ByteSlicesMax, HalfSlicesMax); a slice these cannot vouch for (a NaN,
 // a zero maximum) goes through the column entry. Then columns narrower than a tile transposed into rows where that is
 // faster (SlicesAsRows), side by side through the short-row scratch when small, else one column
