@@ -265,11 +265,15 @@ struct ColumnScan {
   // comparisons with two lanes a vector. Kernel in cache (bench/kernels.mjs --ab, 11 rounds):
   // float64 rows of 4-10 1.34-1.57x, int64 1.30-1.49x; rows of 2-3 0.44-0.78x (whole_rows splits
   // them in registers), rows of 21 level. An arg kind's states are fresh here (ShortRows sends
-  // arg kinds only from index 0) and are not read.
-  static constexpr bool kPairedRows = Index && sizeof(Raw) == 8;
+  // arg kinds only from index 0) and are not read. ReduceMax's are (paired_reduce).
+  static constexpr bool kPairedRows = sizeof(Raw) == 8;
   static constexpr int64_t kShortestPaired = 4, kLongestPaired = 12;
   __attribute__((noinline)) static bool paired_rows(const Raw* x, int64_t count, int64_t length, Raw* best,
                                                     int32_t* index) {
+    if constexpr (!Index) {
+      paired_reduce(x, count, length, best);
+      return true;
+    }
     using W = typename L::template FastWay<D>;
     using WK = typename W::K;
     constexpr bool Keeps = W::template keeps<Last>();
@@ -299,6 +303,47 @@ struct ColumnScan {
       if (r == count - kTile) break;
     }
     return !guard.template fails<kValueVectors>(static_cast<const WK*>(nullptr));
+  }
+  // ReduceMax over such rows, the same pairs: each tile's states merge its rows' elements into the
+  // rows kernel's Summary (float64: a pmax and an add an element, exact unless a NaN was summed;
+  // int64: a compare and a select, always exact), else (a NaN) the tile goes by exact steps.
+  // int64 merges even and odd elements in two chains, so each waits on half the merges (exact:
+  // integers have no zeros of two signs); float64 keeps one chain, so that the first of equal
+  // zeros is the one kept (two chains measured 0.81-1.06x, one 1.07-1.17x). The last tile reaching
+  // back merges rows already merged again, which leaves their states as they are.
+  static constexpr int kPairedChains = std::is_floating_point<Raw>::value ? 1 : 2;
+  static void paired_reduce(const Raw* x, int64_t count, int64_t length, Raw* best) {
+    const ptrdiff_t k = static_cast<ptrdiff_t>(length);
+    const auto element = [k](const Raw* p, ptrdiff_t j) { return V{p[j], p[k + j]}; };  // of rows p, p + k
+    for (int64_t r = 0;; r += kTile) {
+      if (r > count - kTile) r = count - kTile;
+      const Raw* p = x + r * k;
+      V b[kValueVectors];
+      Sum sum[kPairedChains][kValueVectors];
+      for (int v = 0; v < kValueVectors; ++v) {
+        b[v] = simd::load(best + r + v * kLanes);
+        sum[0][v] = Sum::of(b[v]);
+        if constexpr (kPairedChains == 2) sum[1][v] = Sum::of(element(p + 2 * v * k, 0));
+      }
+      ptrdiff_t j = kPairedChains - 1;
+      for (; j + kPairedChains <= k; j += kPairedChains)
+        for (int c = 0; c < kPairedChains; ++c)
+          for (int v = 0; v < kValueVectors; ++v) sum[c][v].merge(Sum::of(element(p + 2 * v * k, j + c)));
+      bool exact = true;
+      for (int v = 0; v < kValueVectors; ++v) {
+        if (j < k) sum[0][v].merge(Sum::of(element(p + 2 * v * k, j)));
+        if constexpr (kPairedChains == 2) sum[0][v].merge(sum[1][v]);
+        exact = exact && sum[0][v].lanes_exact();
+      }
+      if (exact) {
+        for (int v = 0; v < kValueVectors; ++v) simd::store(best + r + v * kLanes, sum[0][v].lane_extreme());
+      } else {
+        for (ptrdiff_t e = 0; e < k; ++e)
+          for (int v = 0; v < kValueVectors; ++v) exact_step(element(p + 2 * v * k, e), b[v]);
+        for (int v = 0; v < kValueVectors; ++v) simd::store(best + r + v * kLanes, b[v]);
+      }
+      if (r == count - kTile) break;
+    }
   }
 
   // Whole rows of K (2 .. kMaxWholeRow) elements: a binary or few-class head, [N,K] over the

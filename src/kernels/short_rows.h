@@ -148,7 +148,7 @@ struct ShortRows {
     // continues one row at a time). ReduceMax reads its states.
     if constexpr (Columns::kPairedRows)
       if (inner == 1 && length >= Columns::kShortestPaired && length <= Columns::kLongestPaired &&
-          Columns::starts_fresh(first) && Columns::paired_rows(x, count, length, best, index))
+          (!Columns::kTracksIndex || Columns::starts_fresh(first)) && Columns::paired_rows(x, count, length, best, index))
         return;
     if (inner == 1 && length >= 2 && length <= Columns::kMaxWholeRow &&
         (!Columns::kTracksIndex || Columns::starts_fresh(first))) {
