@@ -6,8 +6,9 @@
 // direction and tie rule), and gzip only finds a repeat within its 32 KiB window. wasm-opt orders
 // functions by how often they are called, so copies of one kernel land far apart. Put side by side
 // (functions grouped by their name with template arguments removed, then by size), the module
-// gzips about 5.5 KB smaller with the same code. The link keeps names (--profiling-funcs) only so
-// that this step can read them.
+// gzips 5.7 KB smaller (102,184 -> 96,521 bytes when it came) with the same code. The link keeps
+// names (--profiling-funcs) only so that this step can read them. Other keys measured: by class
+// then method about as small; by size alone, or the kinds left where wasm-opt put them, 2 KB larger.
 //
 // The step goes through Binaryen's own text format (wasm-dis, then wasm-as without names), which
 // round-trips its binaries byte for byte; only the order of the function bodies (and so the

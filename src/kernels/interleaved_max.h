@@ -155,7 +155,7 @@ struct InterleavedMax {
   // float64 and int32 (and the types keyed to it) under the first-index rule, the long runs of
   // point coordinates; each rule and type adds code (select_last_index 0.6 KB gzipped more).
   static constexpr bool kTakes =
-      sizeof(Raw) >= 4 && (kIndex ? W == 3 && !Rule::kLast && !std::is_same<Raw, int64_t>::value : true);
+      sizeof(Raw) >= 4 && (!kIndex || (W == 3 && !Rule::kLast && !std::is_same<Raw, int64_t>::value));
   static constexpr int64_t kLeastRows = W == 3 ? 1 : 128;
   static bool applies(int64_t rows, int64_t width) {
     return width == W && rows * W >= kPeriod && rows >= kLeastRows;

@@ -271,8 +271,8 @@ struct Keyed {
 
 // The integer (type, direction)s on keys: all but the key types' ArgMax, int8's ArgMax and the
 // ArgMin of uint8, int32 and int64, which keep their own kernels: the extra pass measured 0.55x
-// end to end for int32 ArgMin [1,32000] and 0.77x for [4096,1024] when it took keys too. int64, onnxruntime's
-// thinnest margin (its scalar loop pays per element, ours per byte): ArgMin on its own kernels
+// end to end for int32 ArgMin [1,32000] and 0.77x for [4096,1024] when it took keys too. int64,
+// onnxruntime's thinnest margin (its scalar loop pays per element, ours per byte): ArgMin on its own kernels
 // ran 1.26-1.33x faster over [1024,1024] rows and columns and [1,32000], 1.14-1.19x over
 // [131072,7] and [1366,256,3] (dist/ox.wasm +0.69 KB gzipped). int8 ArgMax (quantized models'
 // logits) keeps its own too, since the module's functions are ordered for gzip (+1.0 KB): end to
