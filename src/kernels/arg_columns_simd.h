@@ -267,6 +267,8 @@ struct ColumnScan {
   // them in registers), rows of 21 level. An arg kind's states are fresh here (ShortRows sends
   // arg kinds only from index 0) and are not read. ReduceMax's are (paired_reduce).
   static constexpr bool kPairedRows = sizeof(Raw) == 8;
+  // Element j of rows p and p + k (k elements long) as one vector: paired_rows' and paired_reduce's unit.
+  static V pair_element(const Raw* p, ptrdiff_t k, ptrdiff_t j) { return V{p[j], p[k + j]}; }
   static constexpr int64_t kShortestPaired = 4, kLongestPaired = 12;
   __attribute__((noinline)) static bool paired_rows(const Raw* x, int64_t count, int64_t length, Raw* best,
                                                     int32_t* index) {
@@ -279,7 +281,7 @@ struct ColumnScan {
     constexpr bool Keeps = W::template keeps<Last>();
     typename W::Guard guard;
     const ptrdiff_t k = static_cast<ptrdiff_t>(length);
-    const auto element = [k](const Raw* p, ptrdiff_t j) { return V{p[j], p[k + j]}; };  // of rows p, p + k
+    const auto element = [k](const Raw* p, ptrdiff_t j) { return pair_element(p, k, j); };
     for (int64_t r = 0;; r += kTile) {
       if (r > count - kTile) r = count - kTile;  // the last tile reaches back: fresh rows decided again
       const Raw* p = x + r * k;
@@ -314,7 +316,7 @@ struct ColumnScan {
   static constexpr int kPairedChains = std::is_floating_point<Raw>::value ? 1 : 2;
   static void paired_reduce(const Raw* x, int64_t count, int64_t length, Raw* best) {
     const ptrdiff_t k = static_cast<ptrdiff_t>(length);
-    const auto element = [k](const Raw* p, ptrdiff_t j) { return V{p[j], p[k + j]}; };  // of rows p, p + k
+    const auto element = [k](const Raw* p, ptrdiff_t j) { return pair_element(p, k, j); };
     for (int64_t r = 0;; r += kTile) {
       if (r > count - kTile) r = count - kTile;
       const Raw* p = x + r * k;

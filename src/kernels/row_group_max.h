@@ -1,6 +1,6 @@
 // ReduceMax, ArgMax and ArgMin over rows of a few dozen to a few hundred float32, float64, int32,
-// uint8, int64, float16 or bfloat16 values, and ReduceMax over int64 rows from 5 values and
-// float64 from 8 ([N, 64] over the last axis; a detector's [8400, 80] class scores): the row
+// uint8, int64, float16 or bfloat16 values, and ReduceMax over int64 and float64 rows from 9
+// values ([N, 64] over the last axis; a detector's [8400, 80] class scores): the row
 // kernel (RowScan::run) pays a block's fixed work per row (marks, a settle: the
 // fold, a compare) that so short a row does not amortize. Here each of N rows (N lanes) is
 // reduced lane-wise as RowScan's pass does (its Summary: a pmax / max and, for floats, a NaN
