@@ -70,28 +70,4 @@ int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, i
   return k.merge(vbest, vindex, width, r, first, best, index) ? virtual_rows * r : 0;
 }
 
-// Two passes a column: its best key (a running max, no branch to mispredict on random data),
-// then the candidates holding it, in order (usually one).
-void merge_keys(const int64_t* keys, const int32_t* vindex, int64_t width, int64_t r, int64_t first, bool last,
-                int64_t* from, int64_t* row) {
-  const int64_t* state = keys + width * r;
-  for (int64_t c = 0; c < width; ++c) {
-    int64_t best = state[c];
-#if defined(__clang__)  // strided: vectorized, 600 bytes more and no faster
-#pragma clang loop vectorize(disable) unroll(disable)
-#endif
-    for (int64_t v = c; v < width * r; v += width) best = keys[v] > best ? keys[v] : best;
-    // The carried state (at -1, before every candidate) keeps a tie under the first-index rule.
-    int64_t at = -1, won = -1;
-    if (state[c] != best || last) {
-      for (int64_t q = 0, v = c; q < r; ++q, v += width) {
-        if (keys[v] != best) continue;
-        const int64_t xrow = first + static_cast<int64_t>(vindex[v]) * r + q;
-        if (won < 0 || (last ? xrow > at : xrow < at)) at = xrow, won = v;
-      }
-    }
-    from[c] = won, row[c] = at;
-  }
-}
-
 }  // namespace ox

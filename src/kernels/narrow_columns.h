@@ -13,11 +13,12 @@
 // virtual row.
 // ReduceMax keeps no index: where tied candidates differ in bits (-0 against +0, NaN payloads)
 // their order is unknown, and the whole call is left to the usual kernels.
-// One untyped driver serves every kernel set; only the merge is typed, per rule (for the arg kinds
-// only its keys), so the path adds little to the module.
+// One untyped driver serves every kernel set; only the merge is typed, per rule (a short pass
+// over the candidates), so the path adds little to the module.
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "kernels/traits.h"
 
@@ -54,38 +55,72 @@ int64_t narrow_virtual_width(const NarrowColumnKernels& k, int64_t rows, int64_t
 int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, int64_t rows, int64_t width,
                        int64_t first, void* best, int32_t* index);
 
-// The arg kinds' merge below, untyped: keys[v] (Rule::merge_key) for the width * r candidates,
-// virtual column q * width + c at row first + vindex[v] * r + q, then each column's carried
-// state's key. For each column, from[c] is its winning candidate (-1: the carried state, before
-// every candidate) and row[c] that candidate's row.
-void merge_keys(const int64_t* keys, const int32_t* vindex, int64_t width, int64_t r, int64_t first, bool last,
-                int64_t* from, int64_t* row);
+// The arg kinds' merge finds each column's best candidate in one branch-free pass (a branchy
+// compare per candidate, NaN tests and all, was most of a float16 [N,256,5] slice's time).
+// 1- to 4-byte kinds compare a candidate as one uint64, larger when better under the rule: its
+// value key (merge_key above the rule's worst value's: under 2^32, every NaN 2^32) over its row
+// (31 bits, as rows lie below kMaxAxisLength = INT32_MAX: the row under the last-index rule,
+// INT32_MAX - row under the first), so a column's winner is a plain max; its row gives back
+// which candidate it was, so its bits (a NaN's payload, a zero's sign) are the ones kept. 8-byte
+// kinds' keys fill an int64: they compare (key, row) pairs. Kernel in cache (bench/kernels.mjs
+// --ab), slices over axis 1 of [N,256,W], against the two passes before (the best key, then the
+// first row holding it, over int64 keys an untyped function took): uint8 W = 5 and 15
+// 1.35-1.39x, float32 W = 5 1.17-1.20x, float16 W = 7 1.19x, int32 W = 5 1.10x faster; pairs
+// for every width 0.86-0.89x of the composite keys; int64 W = 5 pairs 1.03x. +0.7 KB gzipped.
+template <class Rule>
+inline __attribute__((always_inline)) uint64_t composite_key(typename Rule::Raw v, int64_t row) {
+  const int64_t k = Rule::merge_key(v);
+  const uint64_t value = k == std::numeric_limits<int64_t>::max()
+                             ? uint64_t{1} << 32
+                             : static_cast<uint64_t>(k - Rule::merge_key(Rule::identity()));
+  return value << 31 | static_cast<uint64_t>(Rule::kLast ? row : INT32_MAX - row);
+}
+template <class Rule>
+inline int64_t composite_row(uint64_t key) {
+  const int64_t low = static_cast<int64_t>(key & INT32_MAX);
+  return Rule::kLast ? low : INT32_MAX - low;
+}
 
 // Each real column's carried state (earliest) and its r candidates: virtual column q * width + c,
 // at row first + vindex * r + q. False, with nothing stored, when ReduceMax (no index) cannot tell
 // which of tied candidates with different bits came first. An arg kind's call from row 0 starts
-// fresh (registry.h): the carried state is the starting value at index 0, not read.
-// The arg kinds compare candidates as int64 keys in merge_keys: a branchy compare per candidate,
-// NaN tests and all, was most of a float16 [N,256,5] slice's time (8 candidates a column), and
-// the keys keep the typed code small. ReduceMax's merges are of a few candidates (InterleavedMax:
-// one a lane), where the keys' extra pass measured 4-13% slower.
+// fresh (registry.h): its first candidate stands in for the carried state.
 template <class Rule, bool Index>
 __attribute__((noinline)) OX_SMALL_CODE bool narrow_merge(const void* vbest_bytes, const int32_t* vindex, int64_t width,
                                                          int64_t r, int64_t first, void* best_bytes, int32_t* index) {
   using Raw = typename Rule::Raw;
   const Raw* vbest = static_cast<const Raw*>(vbest_bytes);
   Raw* best = static_cast<Raw*>(best_bytes);
-  if constexpr (Index) {
-    const int64_t count = width * r;
-    int64_t keys[kMaxNarrowCandidates + kMaxNarrowWidth], from[kMaxNarrowWidth], row[kMaxNarrowWidth];
-    for (int64_t v = 0; v < count; ++v) keys[v] = Rule::merge_key(vbest[v]);
-    for (int64_t c = 0; c < width; ++c) keys[count + c] = Rule::merge_key(state_value<Rule, Index>(best + c, first));
-    merge_keys(keys, vindex, width, r, first, Rule::kLast, from, row);
+  if constexpr (Index && sizeof(Raw) <= 4) {
     const bool fresh = starts_fresh<Index>(first);
     for (int64_t c = 0; c < width; ++c) {
-      if (from[c] < 0 && !fresh) continue;  // the carried state stays
-      best[c] = from[c] >= 0 ? vbest[from[c]] : Rule::identity();
-      index[c] = static_cast<int32_t>(from[c] >= 0 ? row[c] : 0);
+      // The carried state's row (index[c]) lies before every candidate's.
+      uint64_t top = fresh ? composite_key<Rule>(vbest[c], first + static_cast<int64_t>(vindex[c]) * r)
+                           : composite_key<Rule>(best[c], index[c]);
+      for (int64_t q = 0, v = c; q < r; ++q, v += width) {
+        const uint64_t key = composite_key<Rule>(vbest[v], first + static_cast<int64_t>(vindex[v]) * r + q);
+        top = key > top ? key : top;
+      }
+      const int64_t row = composite_row<Rule>(top);
+      if (row < first) continue;  // the carried state stays
+      const int64_t q = (row - first) % r;
+      best[c] = vbest[q * width + c];
+      index[c] = static_cast<int32_t>(row);
+    }
+  } else if constexpr (Index) {  // 8-byte keys: (key, row) pairs
+    const bool fresh = starts_fresh<Index>(first);
+    for (int64_t c = 0; c < width; ++c) {
+      int64_t top = Rule::merge_key(fresh ? vbest[c] : best[c]);
+      int64_t at = fresh ? first + static_cast<int64_t>(vindex[c]) * r : index[c];
+      for (int64_t q = 0, v = c; q < r; ++q, v += width) {
+        const int64_t key = Rule::merge_key(vbest[v]), row = first + static_cast<int64_t>(vindex[v]) * r + q;
+        const bool wins = key > top || (key == top && (Rule::kLast ? row > at : row < at));
+        top = wins ? key : top;
+        at = wins ? row : at;
+      }
+      if (at < first) continue;  // the carried state stays
+      best[c] = vbest[(at - first) % r * width + c];
+      index[c] = static_cast<int32_t>(at);
     }
   } else {
     Raw value[kMaxNarrowWidth];
