@@ -80,6 +80,11 @@ add('reducemax_all.float32', 'ReduceMax', 'float32', [1, 4096 * 4096, 1]);
 add('hardmax_last.float32', 'Hardmax', 'float32', [4096, 1024, 1]);
 add('hardmax_channels.float32', 'Hardmax', 'float32', [1, 21, 262144]);
 add('argmax_int64_rows', 'ArgMax', 'int64', [4096, 1024, 1]);
+// int64 under the other rules (the sweep's argmin_rows_last.large.int64 ran at half of float64's speed).
+add('argmin_int64_rows', 'ArgMin', 'int64', [4096, 1024, 1]);
+add('argmin_int64_rows_last', 'ArgMin', 'int64', [4096, 1024, 1], 1);
+add('argmax_int64_rows_last', 'ArgMax', 'int64', [4096, 1024, 1], 1);
+add('argmin_rows_last.float64', 'ArgMin', 'float64', [4096, 1024, 1], 1);
 // Short rows: class scores in NHWC layout (21 VOC, 150 ADE20K classes), binary and few-class heads.
 for (const t of ['float32', 'float16', 'uint8', 'float64', 'int32', 'int64'])
   for (const n of [2, 3, 4, 5, 7, 8, 10, 21, 40, 64, 150]) {

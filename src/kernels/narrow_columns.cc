@@ -70,4 +70,16 @@ int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, i
   return k.merge(vbest, vindex, width, r, first, best, index) ? virtual_rows * r : 0;
 }
 
+void narrow_slices(const NarrowColumnKernels& k, int64_t p, const void* x, int64_t count, int64_t reduce,
+                   int64_t width, void* best, int32_t* index) {
+  const int64_t span = reduce * width * k.size;
+  const char* in = static_cast<const char*>(x);
+  char* out = static_cast<char*>(best);
+  for (int64_t s = 0; s < count; ++s, in += span, out += width * k.size) {
+    int32_t* at = index ? index + s * width : nullptr;
+    const int64_t done = p ? narrow_columns(k, p, in, reduce, width, 0, out, at) : 0;
+    if (done < reduce) k.columns(in + done * width * k.size, reduce - done, width, width, done, out, at);
+  }
+}
+
 }  // namespace ox

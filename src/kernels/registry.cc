@@ -72,8 +72,8 @@ void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t
 // columns as virtual rows (ByteSlicesMax, HalfSlicesMax); a slice these cannot vouch for (a NaN,
 // a zero maximum) goes through the column entry. Then columns narrower than a tile transposed into rows where that is
 // faster (SlicesAsRows), side by side through the short-row scratch when small, else one column
-// call per slice (the kernels themselves are out of line in direct_columns, so this adds no copy
-// of them).
+// call per slice (narrow_slices: the narrow path where it applies, then the kernels, out of line
+// in direct_columns, so this adds no copy of them).
 template <class Set, class Rule>
 void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
   using Raw = typename Set::Raw;
@@ -103,8 +103,7 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
   if (SlicesAsRows<Set>::applies(reduce, inner, p ? reduce * inner / p : 0))
     return SlicesAsRows<Set>::run(in, n, reduce, inner, b, at);
   if (Set::Short::applies(n, reduce, inner)) return Set::Short::run(in, n, reduce, inner, 0, b, at);
-  for (int64_t k = 0; k < n; ++k)
-    Set::columns(in + k * reduce * inner, reduce, inner, inner, 0, b + k * inner, at ? at + k * inner : nullptr);
+  narrow_slices(narrow, p, in, n, reduce, inner, b, at);
 }
 
 template <class R, class L>
