@@ -66,7 +66,7 @@ int64_t narrow_columns(const NarrowColumnKernels& k, int64_t p, const void* x, i
 // --ab), slices over axis 1 of [N,256,W], against the two passes before (the best key, then the
 // first row holding it, over int64 keys an untyped function took): uint8 W = 5 and 15
 // 1.35-1.39x, float32 W = 5 1.17-1.20x, float16 W = 7 1.19x, int32 W = 5 1.10x faster; pairs
-// for every width 0.86-0.89x of the composite keys; int64 W = 5 pairs 1.03x. +0.7 KB gzipped.
+// for every width 0.86-0.89x of the composite keys; int64 W = 5 pairs 1.03x. +0.4 KB gzipped.
 template <class Rule>
 inline __attribute__((always_inline)) uint64_t composite_key(typename Rule::Raw v, int64_t row) {
   const int64_t k = Rule::merge_key(v);
@@ -84,7 +84,7 @@ inline int64_t composite_row(uint64_t key) {
 // `count` slices of [reduce, width], each into its own fresh states (best and index + s * width),
 // by p = narrow_virtual_width(k, reduce, width, width) (0: not at all), the rows it leaves by the
 // set's column kernels: one slice's choice holds for every slice, so the column entry's per-call
-// checks are skipped (kernel in cache: slices of 40 rows of 5 1.10-1.14x, of 256 rows 1.02-1.07x).
+// checks are skipped (kernel in cache: slices of 40 rows of 5 1.03-1.16x, of 256 rows 1.01-1.07x).
 void narrow_slices(const NarrowColumnKernels& k, int64_t p, const void* x, int64_t count, int64_t reduce,
                    int64_t width, void* best, int32_t* index);
 
