@@ -44,10 +44,16 @@ int64_t ArgHalvingBytes::run(const uint8_t* x, int64_t n, int64_t length, uint8_
   const Keys position_flip = simd::splat(static_cast<uint16_t>(last ? 0 : 255));
   for (ptrdiff_t g = 0; g < groups; ++g) {
     const uint8_t* row = x + g * 8 * k;
+    // The row loops unrolled whole keep v in registers: as loops (what -O2 left them) V8 stored
+    // each row's keys to the wasm stack and read them back for the halving; unrolled, kernel in
+    // cache rows of 5, 7 and 10 1.39-1.51x, end to end uint8 [131072,7] 1.10x, [104857,10] 1.24x,
+    // int8 ArgMin [209715,5] 1.19x, for 62 bytes gzipped.
     Keys v[8];
     if (k > 8) {
+#pragma GCC unroll 8
       for (int r = 0; r < 8; ++r, row += k) v[r] = vmax(keys_of(row, head), keys_of(row + k - 8, tail));
     } else {
+#pragma GCC unroll 8
       for (int r = 0; r < 8; ++r, row += k) v[r] = keys_of(row, head) & keep;
     }
     const Keys winners = RowHalving<uint16_t>::halve<8>(v);  // row r's largest key in lane r
