@@ -240,9 +240,15 @@ struct RowGroupMax {
   // bfloat16 [8192, 192] 1.41x, [2048, 1000] level; +0.6 KB gzipped.
   // select_last_index too: float32 ArgMax [8400, 80] 1.30x, ArgMin [16384, 64] 1.25x, int32
   // [16384, 64] 1.22x, uint8 [16384, 200] 1.47x, float64 [8400, 80] 1.18x; +0.1 KB gzipped.
+  // Byte rows from 8 vectors (ahead of the short-row path, which takes them to 12): end to end
+  // (bench/ab.mjs) uint8 [7710, 136] 1.21x, [6990, 150] 1.25x, [6553, 160] 1.35x, [5957, 176]
+  // 1.46x, [5461, 192] 1.52x, ArgMin and select_last_index [6990, 150] 1.32x, int8 1.26x; kernel
+  // in cache rows of 150 1.38x; rows of 112-128 level, of 70-100 0.76-0.91x (there the short-row
+  // path stays). 4- and 8-byte rows below the short-row path's longest measured level to 0.93x.
   static constexpr bool kArgTakes = kTakes && (!kHalf || !Set::kLast);
+  static constexpr int64_t kArgShortest = (kHalf ? 10 * kN : sizeof(Raw) == 1 ? 8 * kN : Set::Short::kMaxLength) + 1;
   static bool arg_applies(int64_t length) {  // float16/bfloat16 from 10 vectors (above)
-    return length > (kHalf ? 10 * kN : Set::Short::kMaxLength) && length <= kArgVectors * kN;
+    return length >= kArgShortest && length <= kArgVectors * kN;
   }
   // The next group's pass is issued before this group's locates, so their chains (compare, fold,
   // then the loads of the winner's four vectors) do not hold up its loads: on rows in memory,
