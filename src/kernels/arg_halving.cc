@@ -23,38 +23,38 @@ inline Keys keys_of(const uint8_t* p, Keys keys) {
   return simd::bits<Keys>(high) ^ keys;
 }
 
-}  // namespace
-
-int64_t ArgHalvingBytes::run(const uint8_t* x, int64_t n, int64_t length, uint8_t flip, bool last, uint8_t* best,
-                             int32_t* index) {
-  if (!applies(length) || n < 8) return 0;
-  const ptrdiff_t k = static_cast<ptrdiff_t>(length), rows = static_cast<ptrdiff_t>(n);
-  // Each row loads 8 bytes from its start (and, past 8, the 8 ending it): the rows whose load
-  // stays within x (rows * k >= 8 here).
-  const ptrdiff_t loadable = k >= 8 ? rows : (rows * k - 8) / k + 1;
-  const ptrdiff_t groups = loadable / 8;
-  // Per lane of the first load (position i) and of the second (position k - 8 + i): the value
-  // flip in the high byte, the position key in the low one. Lanes past a short row's end are
-  // zeroed (`keep`): key 0 is below every element's key but (value key 0, position key 0), which
-  // names the same winner.
-  const Keys lane = {0, 1, 2, 3, 4, 5, 6, 7}, flip_high = simd::splat(static_cast<uint16_t>(flip << 8));
-  const auto position_key = [&](Keys j) { return flip_high | (last ? j : simd::splat(uint16_t{255}) - j); };
-  const Keys head = position_key(lane), tail = position_key(lane + simd::splat(static_cast<uint16_t>(k - 8)));
-  const Keys keep = simd::bits<Keys>(lane < simd::splat(static_cast<uint16_t>(k)));
-  const Keys position_flip = simd::splat(static_cast<uint16_t>(last ? 0 : 255));
+// Groups [0, groups) of 8 rows of k bytes, each row's largest key found by halving. A row loads
+// Loads 8 bytes: from its start, every 8 after it, and the 8 ending it (overlapping the one
+// before: an element met twice has the same key); rows of up to 8 one load, the lanes past k
+// masked (`keep`). Rows of up to 16 share one loop (both shapes in it: as separate loops V8 held
+// all sixteen loads of a group before their keys and spilled some to the stack, rows of 10 and
+// 15 0.8-0.9x); p.at[i]: the position keys of load i's lanes, the last load's in
+// p.at[Loads - 1]. (keep comes in made: built inside the loop, it cost rows of 5-8 1.16-1.3x.)
+// The row loops unrolled whole keep v in registers: as loops (what -O2 left them) V8 stored each
+// row's keys to the wasm stack and read them back for the halving; unrolled, kernel in cache rows
+// of 5, 7 and 10 1.39-1.51x, end to end uint8 [131072,7] 1.10x, [104857,10] 1.24x, int8 ArgMin
+// [209715,5] 1.19x, for 62 bytes gzipped.
+constexpr int kMaxLoads = 4;  // rows of up to 32 bytes (ArgHalvingBytes::applies)
+struct Positions {
+  Keys at[kMaxLoads];
+  Keys keep;
+};
+template <int Loads>
+void halve_groups(const uint8_t* x, ptrdiff_t groups, ptrdiff_t k, Positions p, Keys position_flip, uint8_t flip,
+                  uint8_t* best, int32_t* index) {
   for (ptrdiff_t g = 0; g < groups; ++g) {
     const uint8_t* row = x + g * 8 * k;
-    // The row loops unrolled whole keep v in registers: as loops (what -O2 left them) V8 stored
-    // each row's keys to the wasm stack and read them back for the halving; unrolled, kernel in
-    // cache rows of 5, 7 and 10 1.39-1.51x, end to end uint8 [131072,7] 1.10x, [104857,10] 1.24x,
-    // int8 ArgMin [209715,5] 1.19x, for 62 bytes gzipped.
     Keys v[8];
-    if (k > 8) {
+    if (Loads == 2 && k <= 8) {
 #pragma GCC unroll 8
-      for (int r = 0; r < 8; ++r, row += k) v[r] = vmax(keys_of(row, head), keys_of(row + k - 8, tail));
+      for (int r = 0; r < 8; ++r, row += k) v[r] = keys_of(row, p.at[0]) & p.keep;
     } else {
 #pragma GCC unroll 8
-      for (int r = 0; r < 8; ++r, row += k) v[r] = keys_of(row, head) & keep;
+      for (int r = 0; r < 8; ++r, row += k) {
+        Keys m = keys_of(row, p.at[0]);
+        for (int i = 1; i + 1 < Loads; ++i) m = vmax(m, keys_of(row + 8 * i, p.at[i]));
+        v[r] = vmax(m, keys_of(row + k - 8, p.at[Loads - 1]));
+      }
     }
     const Keys winners = RowHalving<uint16_t>::halve<8>(v);  // row r's largest key in lane r
     const Keys j = (winners & simd::splat(static_cast<uint16_t>(0xff))) ^ position_flip;
@@ -66,6 +66,35 @@ int64_t ArgHalvingBytes::run(const uint8_t* x, int64_t n, int64_t length, uint8_
     const uint64_t out = simd::bits<simd::U64>(low)[0];
     std::memcpy(best + g * 8, &out, 8);
   }
+}
+
+}  // namespace
+
+int64_t ArgHalvingBytes::run(const uint8_t* x, int64_t n, int64_t length, uint8_t flip, bool last, uint8_t* best,
+                             int32_t* index) {
+  if (!applies(length) || n < 8) return 0;
+  const ptrdiff_t k = static_cast<ptrdiff_t>(length), rows = static_cast<ptrdiff_t>(n);
+  // Each row loads 8 bytes from its start (and, past 8, every 8 after it and the 8 ending it):
+  // the rows whose loads stay within x (rows * k >= 8 here).
+  const ptrdiff_t loadable = k >= 8 ? rows : (rows * k - 8) / k + 1;
+  const ptrdiff_t groups = loadable / 8;
+  const int loads = k <= 16 ? 2 : static_cast<int>((k + 7) / 8);  // (rows of up to 16: one loop)
+  // Per lane of each load (position 8 i + l; the last load's k - 8 + l; a row of up to 8 loads
+  // once, from 0): the value flip in the high byte, the position key in the low one. Lanes past a
+  // short row's end are zeroed (`keep`): key 0 is below every element's key but (value key 0,
+  // position key 0), which names the same winner.
+  const Keys lane = {0, 1, 2, 3, 4, 5, 6, 7}, flip_high = simd::splat(static_cast<uint16_t>(flip << 8));
+  const auto position_key = [&](Keys j) { return flip_high | (last ? j : simd::splat(uint16_t{255}) - j); };
+  Positions p;
+  for (int i = 0; i < kMaxLoads; ++i)
+    p.at[i] = position_key(lane + simd::splat(static_cast<uint16_t>(i + 1 < loads || k <= 8 ? 8 * i : k - 8)));
+  p.keep = simd::bits<Keys>(lane < simd::splat(static_cast<uint16_t>(k)));
+  const Keys position_flip = simd::splat(static_cast<uint16_t>(last ? 0 : 255));
+  // Through a table: binaryen inlines a function with one caller, and the loops of every length
+  // in one function left V8 fewer registers for each.
+  using Groups = void (*)(const uint8_t*, ptrdiff_t, ptrdiff_t, Positions, Keys, uint8_t, uint8_t*, int32_t*);
+  static constexpr Groups kGroups[] = {halve_groups<2>, halve_groups<3>, halve_groups<4>};
+  kGroups[loads - 2](x, groups, k, p, position_flip, flip, best, index);
   return groups * 8;
 }
 
