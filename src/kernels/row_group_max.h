@@ -218,7 +218,8 @@ struct RowGroupMax {
   // gives best[k] and index[k]. Stops before a group with a NaN (or +inf beside -inf); -0 == +0
   // here. The types above, under either tie rule (select_last_index: the last tree holding the
   // maximum, the last match in it) but for float16/bfloat16, whose select_last_index stays with
-  // the row kernel. Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds)
+  // the row kernel. Lengths past the short-row path's (ShortRows: 12 vectors for the arg kinds;
+  // bytes from 8 and 4-byte values from 10, below)
   // up to 48 vectors (128 by tree numbers: kArgVectors), by measurement (kernel µs per 256 KiB in
   // cache, before -> after): float32 rows of 64 23 -> 14.8, of 80 19.4 -> 13.5, of 128 14.8 ->
   // 11.3, of 192 10.4 -> 9.1; float64 rows of 32 22.9 -> 14.8, of 64 14.7 -> 11.1, of 80 11.6 -> 9.7, of 96
@@ -244,9 +245,14 @@ struct RowGroupMax {
   // (bench/ab.mjs) uint8 [7710, 136] 1.21x, [6990, 150] 1.25x, [6553, 160] 1.35x, [5957, 176]
   // 1.46x, [5461, 192] 1.52x, ArgMin and select_last_index [6990, 150] 1.32x, int8 1.26x; kernel
   // in cache rows of 150 1.38x; rows of 112-128 level, of 70-100 0.76-0.91x (there the short-row
-  // path stays). 4- and 8-byte rows below the short-row path's longest measured level to 0.93x.
+  // path stays). 4-byte rows from 10 vectors (41-48): kernel in cache float32 rows of 44 1.09-1.22x,
+  // of 48 1.29-1.35x (ArgMin, select_last_index 1.31-1.50x), int32 1.27-1.35x; end to end float32
+  // [23831, 44] 1.13x, [21845, 48] 1.17x, ArgMin 1.46x, int32 1.26x, uint32 1.21x, [1, 256, 256,
+  // 45] 1.15x, [25575, 41] level (33-40 level to 0.94x: left). float16 rows of 33-64 0.55-0.80x,
+  // float64 and int64 rows of 17-24 level to 0.94x: left with the short-row path.
   static constexpr bool kArgTakes = kTakes && (!kHalf || !Set::kLast);
-  static constexpr int64_t kArgShortest = (kHalf ? 10 * kN : sizeof(Raw) == 1 ? 8 * kN : Set::Short::kMaxLength) + 1;
+  static constexpr int64_t kArgShortest =
+      (kHalf ? 10 * kN : sizeof(Raw) == 1 ? 8 * kN : sizeof(Raw) == 4 ? 10 * kN : Set::Short::kMaxLength) + 1;
   static bool arg_applies(int64_t length) {  // float16/bfloat16 from 10 vectors (above)
     return length >= kArgShortest && length <= kArgVectors * kN;
   }
