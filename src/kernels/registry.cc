@@ -179,7 +179,7 @@ struct MaxKernels {
       if (done == n) return;
       in += done * length, a += done, n -= done;
     }
-    using Grouped = RowGroupMax<MaxKernels>;  // float16/bfloat16 from rows of 33, int64/float64 of 9: before the short rows
+    using Grouped = RowGroupMax<MaxKernels>;  // float16/bfloat16 from rows of 33, int64/float64 of 9, bytes of 49: before the short rows
     if (Short::applies(n, length) && !(Grouped::kBeforeShortRows && Grouped::applies(length)))
       return Short::run(in, n, length, 1, 0, a, nullptr);
     if (length < min_simd_row<L>()) return max_rows_portable<Tr>(in, n, length, a);
