@@ -264,12 +264,15 @@ struct ColumnScan {
   // The squares' stores and reloads and the column sweep's fixed work per tile cost more than the
   // comparisons with two lanes a vector. Kernel in cache (bench/kernels.mjs --ab, 11 rounds):
   // float64 rows of 4-10 1.34-1.57x, int64 1.30-1.49x; rows of 2-3 0.44-0.78x (whole_rows splits
-  // them in registers), rows of 21 level. An arg kind's states are fresh here (ShortRows sends
+  // them in registers). Rows of 13-24 since (rows of 21 had measured level against an older
+  // scratch path): kernel in cache 1.33-1.47x, end to end (bench/ab.mjs) float64 [13107, 20]
+  // 1.20x, [20164, 13] 1.25x, [1, 128, 128, 21] 1.25x, ArgMin [12483, 21] 1.22x, int64 [16384, 16]
+  // 1.23x, select_last_index [10922, 24] 1.21x. An arg kind's states are fresh here (ShortRows sends
   // arg kinds only from index 0) and are not read. ReduceMax's are (paired_reduce).
   static constexpr bool kPairedRows = sizeof(Raw) == 8;
   // Element j of rows p and p + k (k elements long) as one vector: paired_rows' and paired_reduce's unit.
   static V pair_element(const Raw* p, ptrdiff_t k, ptrdiff_t j) { return V{p[j], p[k + j]}; }
-  static constexpr int64_t kShortestPaired = 4, kLongestPaired = 12;
+  static constexpr int64_t kShortestPaired = 4, kLongestPaired = 24;
   __attribute__((noinline)) static bool paired_rows(const Raw* x, int64_t count, int64_t length, Raw* best,
                                                     int32_t* index) {
     if constexpr (!Index) {
