@@ -34,7 +34,16 @@ inline Keys keys_of(const uint8_t* p, Keys keys) {
 // row's keys to the wasm stack and read them back for the halving; unrolled, kernel in cache rows
 // of 5, 7 and 10 1.39-1.51x, end to end uint8 [131072,7] 1.10x, [104857,10] 1.24x, int8 ArgMin
 // [209715,5] 1.19x, for 62 bytes gzipped.
-constexpr int kMaxLoads = 4;  // rows of up to 32 bytes (ArgHalvingBytes::applies)
+// Rows of three loads or more store each row's keys to the stack and read them back: V8 keeps
+// loads in program order but computes their keys where they are used, so without a store between
+// rows it issued every load of a group first (up to 48) and spilled them; with it each row is
+// done before the next one's loads. Kernel in cache against the same code without: rows of 17-32
+// 1.26-1.48x, 33-48 1.8-2.0x (for rows of 9-16 it measured 0.83-0.87x: two loads a row fit).
+// Rows of 33-48 were 0.73-0.77x of the short-row path without it, 1.8-2.0x with it; 49-64 would
+// be 1.15-1.38x for 350 bytes gzipped (not taken). A loop over the loads at run time instead of a
+// copy per count: 0.63-0.74x.
+constexpr int kPinnedFrom = 3;  // loads a row
+constexpr int kMaxLoads = 6;    // rows of up to 48 bytes (ArgHalvingBytes::applies)
 struct Positions {
   Keys at[kMaxLoads];
   Keys keep;
@@ -54,6 +63,11 @@ void halve_groups(const uint8_t* x, ptrdiff_t groups, ptrdiff_t k, Positions p, 
         Keys m = keys_of(row, p.at[0]);
         for (int i = 1; i + 1 < Loads; ++i) m = vmax(m, keys_of(row + 8 * i, p.at[i]));
         v[r] = vmax(m, keys_of(row + k - 8, p.at[Loads - 1]));
+        if constexpr (Loads >= kPinnedFrom) {
+          volatile Keys* pin = &v[r];
+          *pin = v[r];
+          v[r] = *pin;
+        }
       }
     }
     const Keys winners = RowHalving<uint16_t>::halve<8>(v);  // row r's largest key in lane r
@@ -93,7 +107,7 @@ int64_t ArgHalvingBytes::run(const uint8_t* x, int64_t n, int64_t length, uint8_
   // Through a table: binaryen inlines a function with one caller, and the loops of every length
   // in one function left V8 fewer registers for each.
   using Groups = void (*)(const uint8_t*, ptrdiff_t, ptrdiff_t, Positions, Keys, uint8_t, uint8_t*, int32_t*);
-  static constexpr Groups kGroups[] = {halve_groups<2>, halve_groups<3>, halve_groups<4>};
+  static constexpr Groups kGroups[] = {halve_groups<2>, halve_groups<3>, halve_groups<4>, halve_groups<5>, halve_groups<6>};
   kGroups[loads - 2](x, groups, k, p, position_flip, flip, best, index);
   return groups * 8;
 }

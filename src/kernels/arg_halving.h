@@ -1,5 +1,5 @@
 // ArgMax / ArgMin over many short rows of bytes ([N, 7] uint8 over the last axis: quantized class
-// scores), rows of 5 to 32, by halving (row_halving.h) on 16-bit keys that carry each element's
+// scores), rows of 5 to 48, by halving (row_halving.h) on 16-bit keys that carry each element's
 // position: key = value key << 8 | position key. The value key is the byte in unsigned order (int8:
 // sign bit flipped), inverted for ArgMin; the position key is 255 - j, so the first of equal
 // values has the larger key, or j under select_last_index. A row's largest key is then its winner
@@ -14,10 +14,9 @@ namespace ox {
 struct ArgHalvingBytes {
   // The lengths it takes, by measurement against the short-row path (kernel µs for 4 MiB of uint8
   // rows, before -> after): 5 1075 -> 930, 6 1045 -> 760, 7 1020 -> 685, 9 1040 -> 600, 11-15
-  // 1050 -> 360-500. Rows of 16 to 32 (three or four loads a row), kernel in cache against the
-  // short-row path: 16 1.32-1.50x, 17-24 1.38-1.54x, 25-32 1.09-1.26x; rows of 33-48 (five or six
-  // loads) 0.73-0.77x, 56-64 1.18-1.35x (not taken: 2 KB more code for rare lengths).
-  static bool applies(int64_t length) { return length >= 5 && length <= 32; }
+  // 1050 -> 360-500. Rows of 16 to 48 (two to six loads a row), kernel in cache against the
+  // short-row path: 16 1.44x, 17-32 1.66-1.81x, 33-48 1.93-2.02x (arg_halving.cc: kPinnedFrom).
+  static bool applies(int64_t length) { return length >= 5 && length <= 48; }
 
   // Rows [0, done) of n rows of `length` bytes at x, each starting a fresh state (the call begins
   // at index 0 of the reduced axis): best[k], index[k] set to row k's winner. Returns done, a
