@@ -5,6 +5,7 @@
 // yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
 // machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
 //   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET] [--cached] [--ab=DIST/]
+//     [--scan=OP.DTYPE --lengths=L1,L2,.. [--inner=W] [--last]]
 // --chunk feeds the input in chunks of that many bytes, as js/engine.js stages it (256 KiB).
 // --cached shrinks each case to at most 256 KiB (the outer axis first, then the longer of the
 // others), so the kernel runs on input in L2 as it does on a staged chunk; without it the input
@@ -118,6 +119,21 @@ for (const t of ['float32', 'int32', 'float64', 'float16'])
     add(`argmax_chunk_cols_${w}.${t}`, 'ArgMax', t, [1, Math.floor((256 << 10) / DTYPE[t][1] / w), w]);
   }
 add('tiny.float32', 'ArgMax', 'float32', [1, 10, 1]);
+// --scan=OP.DTYPE --lengths=L1,L2,.. [--inner=W] [--last]: instead of the cases above, rows (slices
+// of W columns) of each length, 4 MiB (256 KiB with --cached): where one path hands over to the
+// next (short rows, halving, groups of rows, the row kernel), with --ab to compare two builds'
+// choices length by length (the thresholds in row_group_max.h, arg_halving.h were set this way).
+const scan = args.find((s) => s.startsWith('--scan='))?.slice('--scan='.length);
+if (scan) {
+  const [op, dtype] = scan.split('.');
+  const inner = option('inner', 1);
+  if (!(op in KIND) || !(dtype in DTYPE)) throw new Error(`kernels.mjs: --scan=${scan}: OP.DTYPE, e.g. ArgMax.uint8`);
+  CASES.length = 0;
+  for (const length of (args.find((s) => s.startsWith('--lengths='))?.slice('--lengths='.length) ?? '').split(',').map(Number))
+    if (length > 0)
+      add(`${op.toLowerCase()}_${length}x${inner}.${dtype}`, op, dtype,
+        [Math.max(1, Math.round((4 << 20) / DTYPE[dtype][1] / length / inner)), length, inner], args.includes('--last') ? 1 : 0);
+}
 
 const M = await load(dist);
 const other = AB_DIST ? await load(AB_DIST) : null;
