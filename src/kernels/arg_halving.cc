@@ -38,12 +38,14 @@ inline Keys keys_of(const uint8_t* p, Keys keys) {
 // loads in program order but computes their keys where they are used, so without a store between
 // rows it issued every load of a group first (up to 48) and spilled them; with it each row is
 // done before the next one's loads. Kernel in cache against the same code without: rows of 17-32
-// 1.26-1.48x, 33-48 1.8-2.0x (for rows of 9-16 it measured 0.83-0.87x: two loads a row fit).
-// Rows of 33-48 were 0.73-0.77x of the short-row path without it, 1.8-2.0x with it; 49-64 would
-// be 1.15-1.38x for 350 bytes gzipped (not taken). A loop over the loads at run time instead of a
-// copy per count: 0.63-0.74x.
+// 1.26-1.48x, 33-48 1.8-2.0x, which took them from 0.73-0.77x of the short-row path to 1.8-2.0x
+// (rows of 9-16 measured 0.83-0.87x with it: two loads a row fit). Rows of 49-64 would be
+// 1.15-1.38x for 350 bytes gzipped (not taken); a loop over the loads at run time instead of a
+// copy per count ran 0.63-0.74x.
 constexpr int kPinnedFrom = 3;  // loads a row
 constexpr int kMaxLoads = 6;    // rows of up to 48 bytes (ArgHalvingBytes::applies)
+static_assert(ArgHalvingBytes::applies(8 * kMaxLoads) && !ArgHalvingBytes::applies(8 * kMaxLoads + 1),
+              "applies() and the loads a row agree");
 struct Positions {
   Keys at[kMaxLoads];
   Keys keep;
@@ -108,6 +110,7 @@ int64_t ArgHalvingBytes::run(const uint8_t* x, int64_t n, int64_t length, uint8_
   // in one function left V8 fewer registers for each.
   using Groups = void (*)(const uint8_t*, ptrdiff_t, ptrdiff_t, Positions, Keys, uint8_t, uint8_t*, int32_t*);
   static constexpr Groups kGroups[] = {halve_groups<2>, halve_groups<3>, halve_groups<4>, halve_groups<5>, halve_groups<6>};
+  static_assert(sizeof(kGroups) / sizeof(kGroups[0]) == kMaxLoads - 1, "a copy per load count from 2");
   kGroups[loads - 2](x, groups, k, p, position_flip, flip, best, index);
   return groups * 8;
 }

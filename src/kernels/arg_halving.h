@@ -16,7 +16,7 @@ struct ArgHalvingBytes {
   // rows, before -> after): 5 1075 -> 930, 6 1045 -> 760, 7 1020 -> 685, 9 1040 -> 600, 11-15
   // 1050 -> 360-500. Rows of 16 to 48 (two to six loads a row), kernel in cache against the
   // short-row path: 16 1.44x, 17-32 1.66-1.81x, 33-48 1.93-2.02x (arg_halving.cc: kPinnedFrom).
-  static bool applies(int64_t length) { return length >= 5 && length <= 48; }
+  static constexpr bool applies(int64_t length) { return length >= 5 && length <= 48; }
 
   // Rows [0, done) of n rows of `length` bytes at x, each starting a fresh state (the call begins
   // at index 0 of the reduced axis): best[k], index[k] set to row k's winner. Returns done, a
