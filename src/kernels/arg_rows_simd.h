@@ -92,12 +92,31 @@ struct RowScan {
     return simd::byte_mask(mask_of(simd::load(q)), mask_of(simd::load(q + kLanes)), mask_of(simd::load(q + 2 * kLanes)),
                            mask_of(simd::load(q + 3 * kLanes)));
   }
+  // Lanes wider than a byte: eight vectors' masks as one bit mask in memory order, narrowed first
+  // (fewer bitmasks, shifts and ors than a bitmask a vector: rows of 1000 float32 1.07x in
+  // cache), one bit per kBitBytes bytes.
+  static constexpr int kBitBytes = kSize >= 4 ? 4 : kSize;
+  template <class F>
+  static uint64_t masks8(const Raw* q, F mask_of) {
+    static_assert(kSize >= 2, "bytes: masks4");
+    const auto at = [&](int k) { return mask_of(simd::load(q + k * kLanes)); };
+    if constexpr (kSize == 2)
+      return (simd::narrowed_mask(at(0), at(1)) | simd::narrowed_mask(at(2), at(3)) << 16) |
+             uint64_t{simd::narrowed_mask(at(4), at(5)) | simd::narrowed_mask(at(6), at(7)) << 16} << 32;
+    else
+      return simd::packed_mask(at(0), at(1), at(2), at(3)) | simd::packed_mask(at(4), at(5), at(6), at(7)) << 16;
+  }
   template <class F>
   __attribute__((always_inline)) static ptrdiff_t find_first(const Raw* p, ptrdiff_t n, F mask_of) {
     ptrdiff_t i = 0;
     for (; i + 8 * kLanes <= n; i += 8 * kLanes) {
-      const uint64_t lo = masks4(p + i, mask_of), hi = masks4(p + i + 4 * kLanes, mask_of);
-      if (lo | hi) return i + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)) / kSize;
+      if constexpr (kSize >= 2) {
+        const uint64_t m = masks8(p + i, mask_of);
+        if (m) return i + __builtin_ctzll(m) * kBitBytes / kSize;
+      } else {
+        const uint64_t lo = masks4(p + i, mask_of), hi = masks4(p + i + 4 * kLanes, mask_of);
+        if (lo | hi) return i + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)) / kSize;
+      }
     }
     for (;; i += kLanes) {
       const bool final = i + kLanes >= n;
@@ -112,8 +131,13 @@ struct RowScan {
     ptrdiff_t i = n;  // lanes [i, n) are done
     for (; i >= 8 * kLanes; i -= 8 * kLanes) {
       const ptrdiff_t at = i - 8 * kLanes;
-      const uint64_t lo = masks4(p + at, mask_of), hi = masks4(p + at + 4 * kLanes, mask_of);
-      if (lo | hi) return at + (hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo)) / kSize;
+      if constexpr (kSize >= 2) {
+        const uint64_t m = masks8(p + at, mask_of);
+        if (m) return at + (63 - __builtin_clzll(m)) * kBitBytes / kSize;
+      } else {
+        const uint64_t lo = masks4(p + at, mask_of), hi = masks4(p + at + 4 * kLanes, mask_of);
+        if (lo | hi) return at + (hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo)) / kSize;
+      }
     }
     for (;;) {
       const bool final = i <= kLanes;

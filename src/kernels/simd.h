@@ -99,6 +99,18 @@ inline uint64_t byte_mask(M m0, M m1, M m2, M m3) {
   return byte_mask(m0) | uint64_t{byte_mask(m1)} << 16 | uint64_t{byte_mask(m2)} << 32 | uint64_t{byte_mask(m3)} << 48;
 }
 
+// Two comparison masks with 2-byte lanes, one bit per lane, in order: bits 8k .. 8k+7 from m_k. A
+// saturating narrow keeps a lane's sign: packsswb, pmovmskb.
+template <class M>
+inline uint32_t narrowed_mask(M m0, M m1) {
+  static_assert(sizeof(m0[0]) == 2, "lanes of 2 bytes");
+#if defined(__wasm_simd128__)
+  return static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_i8x16_narrow_i16x8(bits<v128_t>(m0), bits<v128_t>(m1))));
+#else
+  return byte_mask(__builtin_ia32_packsswb128(bits<I16>(m0), bits<I16>(m1)));
+#endif
+}
+
 // Four comparison masks whose lanes are 4 or 8 bytes wide, one bit per 4 bytes, in order: bits
 // 4k .. 4k+3 from m_k. Two saturating narrows keep a lane's sign (all ones stays all ones) and
 // one bitmask reads it: packssdw, packsswb, pmovmskb.
