@@ -57,6 +57,15 @@ struct RowHalving {
       keep[i] = in_row ? T(~T(0)) : T(0);
       fill[i] = in_row ? T(0) : std::numeric_limits<T>::lowest();
     }
+    // Byte rows of 9-32 fold depth first (fold): kernel in cache, rows of 9-15 1.8-2.2x, 17-32
+    // 1.4-1.5x. Paired rows and int32 ones keep the array below (depth first 0.87-0.93x).
+    if constexpr (sizeof(T) == 1) {
+      if (!paired) {
+        if (k < kN) fold_groups(x, groups, k, acc, [&](const T* row) { return (simd::load(row) & keep) | fill; });
+        else fold_groups(x, groups, k, acc, [&](const T* row) { return vmax(simd::load(row), simd::load(row + k - kN)); });
+        return groups * kN;
+      }
+    }
     for (ptrdiff_t g = 0; g < groups; ++g) {
       const T* row = x + g * kN * k;
       V v[kN];
@@ -79,6 +88,31 @@ struct RowHalving {
       simd::store(acc + g * kN, vmax(simd::load(acc + g * kN), halve<kN>(v)));
     }
     return groups * kN;
+  }
+
+  // Each group of kN rows at x, k apart, folded into one vector of their maxima (row r's in lane
+  // r) by fold, and merged into acc; row(p) loads the row at p as one vector.
+  template <class Row>
+  static void fold_groups(const T* x, ptrdiff_t groups, ptrdiff_t k, T* acc, const Row& row) {
+    for (ptrdiff_t g = 0; g < groups; ++g) {
+      const T* at = x + g * kN * k;
+      const V m = fold<0, kN>([&](int r) { return row(at + r * k); });
+      simd::store(acc + g * kN, vmax(simd::load(acc + g * kN), m));
+    }
+  }
+  // halve's rounds depth first, for rows [First, First + Count), each loaded by row(r): the two
+  // halves folded, then their units paired, so a few vectors are live at a time. (As an array
+  // halved round by round, byte rows went through the stack: ReduceMax over rows of 9-15 ran at
+  // 3-5 GB/s in cache.)
+  template <int First, int Count, class Row>
+  static V fold(const Row& row) {
+    if constexpr (Count == 1) {
+      return row(First);
+    } else {
+      const V a = fold<First, Count / 2>(row), b = fold<First + Count / 2, Count / 2>(row);
+      using U = typename simd::SignedOf<simd::kBytes / Count>::type;  // only its size matters
+      return vmax(units<U, 0>(a, b), units<U, 1>(a, b));
+    }
   }
 
   // (Public: ArgHalvingBytes halves 16-bit keys with it, RowGroupMax rows' lane maxima.)
