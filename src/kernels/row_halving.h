@@ -1,12 +1,12 @@
 // ReduceMax over many short rows of 1- and 4-byte integers ([N, 7] over the last axis: a few
-// classes, quantized scores), rows of 5 to 2N elements (N lanes; see applies()). Integers have
-// no NaN and equal maxima have equal bits, so a max may be taken in any order: each row becomes
-// one vector (a row under N lanes masked to the type's lowest past its end, a longer one as two
-// overlapping loads maxed; byte rows of up to 8 go two to a vector, 8 bytes each), and the
-// vectors of N rows fold into one vector of their maxima by halving: rounds pairing vectors and
-// maxing the even units of the pair against the odd ones (units of 8 bytes, then 4, 2, 1, down
-// to one lane). No scratch, no transposition lane by lane: the short-row path (ShortRows)
-// gathers rows of 5-7 and 9-15 bytes one lane at a time.
+// classes, quantized scores), rows of 5 to 2N elements, bytes to 3N (N lanes; see applies()).
+// Integers have no NaN and equal maxima have equal bits, so a max may be taken in any order: each
+// row becomes one vector (a row under N lanes masked to the type's lowest past its end, a longer
+// one as two or three loads maxed, the last ending the row; byte rows of up to 8 go two to a
+// vector, 8 bytes each), and the vectors of N rows fold into one vector of their maxima by
+// halving: rounds pairing vectors and maxing the even units of the pair against the odd ones
+// (units of 8 bytes, then 4, 2, 1, down to one lane). No scratch, no transposition lane by
+// lane: the short-row path (ShortRows) gathers rows of 5-7 and 9-15 bytes one lane at a time.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -28,11 +28,12 @@ struct RowHalving {
 
   // The lengths it takes, by measurement against the short-row path (kernel µs for 4 MiB of rows,
   // before -> after): int32 rows of 5-8 296-352 -> 189-233; bytes 5-8 (paired) 600-1040 ->
-  // 267-479, 9-15 1000-1100 -> 340-600, 17-32 310-460 -> 220-320. Not taken: rows of 2-4 (the
+  // 267-479, 9-15 1000-1100 -> 340-600, 17-32 310-460 -> 220-320; bytes 33-48 (three loads,
+  // folded depth first) 2.0-2.35x the short-row path's GB/s in cache. Not taken: rows of 2-4 (the
   // short-row path splits them in registers: bytes 300-390 against 740-2350 here), and bytes of
   // 16 (290 against 330).
   static bool applies(int64_t length) {
-    return length > 4 && length <= 2 * kN && (sizeof(T) == 4 || length != 16);
+    return length > 4 && length <= (sizeof(T) == 1 ? 3 : 2) * kN && (sizeof(T) == 4 || length != 16);
   }
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
@@ -57,12 +58,15 @@ struct RowHalving {
       keep[i] = in_row ? T(~T(0)) : T(0);
       fill[i] = in_row ? T(0) : std::numeric_limits<T>::lowest();
     }
-    // Byte rows of 9-32 fold depth first (fold): kernel in cache, rows of 9-15 1.8-2.2x, 17-32
+    // Byte rows of 9-48 fold depth first (fold): kernel in cache, rows of 9-15 1.8-2.2x, 17-32
     // 1.4-1.5x. Paired rows and int32 ones keep the array below (depth first 0.87-0.93x).
     if constexpr (sizeof(T) == 1) {
       if (!paired) {
         if (k < kN) fold_groups(x, groups, k, acc, [&](const T* row) { return (simd::load(row) & keep) | fill; });
-        else fold_groups(x, groups, k, acc, [&](const T* row) { return vmax(simd::load(row), simd::load(row + k - kN)); });
+        else if (k <= 2 * kN) fold_groups(x, groups, k, acc, [&](const T* row) { return vmax(simd::load(row), simd::load(row + k - kN)); });
+        else fold_groups(x, groups, k, acc, [&](const T* row) {
+          return vmax(vmax(simd::load(row), simd::load(row + kN)), simd::load(row + k - kN));
+        });
         return groups * kN;
       }
     }
