@@ -1,5 +1,5 @@
 // ReduceMax over many short rows of 1- and 4-byte integers ([N, 7] over the last axis: a few
-// classes, quantized scores), rows of 5 to 2N elements, bytes to 3N (N lanes; see applies()).
+// classes, quantized scores), rows of 5 to 3N elements (N lanes; see applies()).
 // Integers have no NaN and equal maxima have equal bits, so a max may be taken in any order: each
 // row becomes one vector (a row under N lanes masked to the type's lowest past its end, a longer
 // one as two or three loads maxed, the last ending the row; byte rows of up to 8 go two to a
@@ -28,12 +28,13 @@ struct RowHalving {
 
   // The lengths it takes, by measurement against the short-row path (kernel µs for 4 MiB of rows,
   // before -> after): int32 rows of 5-8 296-352 -> 189-233; bytes 5-8 (paired) 600-1040 ->
-  // 267-479, 9-15 1000-1100 -> 340-600, 17-32 310-460 -> 220-320; bytes 33-48 (three loads,
-  // folded depth first) 2.0-2.35x the short-row path's GB/s in cache. Not taken: rows of 2-4 (the
+  // 267-479, 9-15 1000-1100 -> 340-600, 17-32 310-460 -> 220-320; three loads a row, folded
+  // depth first, against the short-row path's GB/s in cache: bytes 33-48 2.0-2.35x, int32 9-12
+  // 2.1-2.4x, uint32 1.5-1.6x. Not taken: rows of 2-4 (the
   // short-row path splits them in registers: bytes 300-390 against 740-2350 here), and bytes of
   // 16 (290 against 330).
   static bool applies(int64_t length) {
-    return length > 4 && length <= (sizeof(T) == 1 ? 3 : 2) * kN && (sizeof(T) == 4 || length != 16);
+    return length > 4 && length <= 3 * kN && (sizeof(T) == 4 || length != 16);
   }
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
@@ -58,17 +59,22 @@ struct RowHalving {
       keep[i] = in_row ? T(~T(0)) : T(0);
       fill[i] = in_row ? T(0) : std::numeric_limits<T>::lowest();
     }
-    // Byte rows of 9-48 fold depth first (fold): kernel in cache, rows of 9-15 1.8-2.2x, 17-32
-    // 1.4-1.5x. Paired rows and int32 ones keep the array below (depth first 0.87-0.93x).
+    // Byte rows of 9-48 and int32 rows of 9-12 fold depth first (fold): kernel in cache, byte rows
+    // of 9-15 1.8-2.2x, 17-32 1.4-1.5x. Paired byte rows and int32 rows of 5-8 keep the array
+    // below (depth first 0.87-0.93x).
+    const auto three_loads = [&](const T* row) {
+      return vmax(vmax(simd::load(row), simd::load(row + kN)), simd::load(row + k - kN));
+    };
     if constexpr (sizeof(T) == 1) {
       if (!paired) {
         if (k < kN) fold_groups(x, groups, k, acc, [&](const T* row) { return (simd::load(row) & keep) | fill; });
         else if (k <= 2 * kN) fold_groups(x, groups, k, acc, [&](const T* row) { return vmax(simd::load(row), simd::load(row + k - kN)); });
-        else fold_groups(x, groups, k, acc, [&](const T* row) {
-          return vmax(vmax(simd::load(row), simd::load(row + kN)), simd::load(row + k - kN));
-        });
+        else fold_groups(x, groups, k, acc, three_loads);
         return groups * kN;
       }
+    } else if (k > 2 * kN) {
+      fold_groups(x, groups, k, acc, three_loads);
+      return groups * kN;
     }
     for (ptrdiff_t g = 0; g < groups; ++g) {
       const T* row = x + g * kN * k;
