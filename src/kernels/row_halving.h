@@ -91,10 +91,8 @@ struct RowHalving {
           continue;
         }
       }
-      for (int r = 0; r < kN; ++r, row += k) {
-        if (k < kN) v[r] = (simd::load(row) & keep) | fill;
-        else v[r] = vmax(simd::load(row), simd::load(row + k - kN));
-      }
+      // (4-byte rows of 5-8: byte rows got here paired)
+      for (int r = 0; r < kN; ++r, row += k) v[r] = vmax(simd::load(row), simd::load(row + k - kN));
       simd::store(acc + g * kN, vmax(simd::load(acc + g * kN), halve<kN>(v)));
     }
     return groups * kN;

@@ -1,9 +1,8 @@
 // ReduceMax over many short rows of 1- and 4-byte integers by halving (kernels/row_halving.h),
 // through the kernel set's row entry, against the trivial loop: every length from 2 to past the
 // longest it takes (3N, N lanes; the lengths the path does not take check the paths they do
-// take), row counts around
-// the group of N and past the rows whose whole-vector load would pass the end, the type's extremes
-// and ties, and a carried state above or below each row's maximum.
+// take), row counts around the group of N and past the rows whose whole-vector load would pass
+// the end, the type's extremes and ties, and a carried state above or below each row's maximum.
 #include <catch2/catch.hpp>
 
 #include "row_checks.h"
