@@ -1,8 +1,8 @@
 // ReduceMax over many short rows of 1- and 4-byte integers ([N, 7] over the last axis: a few
-// classes, quantized scores), rows of 5 to 3N elements (N lanes; see applies()).
+// classes, quantized scores), rows of 5 to 3N bytes or 8N int32 (N lanes; see applies()).
 // Integers have no NaN and equal maxima have equal bits, so a max may be taken in any order: each
 // row becomes one vector (a row under N lanes masked to the type's lowest past its end, a longer
-// one as two or three loads maxed, the last ending the row; byte rows of up to 8 go two to a
+// one as two or more loads maxed, the last ending the row; byte rows of up to 8 go two to a
 // vector, 8 bytes each), and the vectors of N rows fold into one vector of their maxima by
 // halving: rounds pairing vectors and maxing the even units of the pair against the odd ones
 // (units of 8 bytes, then 4, 2, 1, down to one lane). No scratch, no transposition lane by
@@ -30,11 +30,11 @@ struct RowHalving {
   // before -> after): int32 rows of 5-8 296-352 -> 189-233; bytes 5-8 (paired) 600-1040 ->
   // 267-479, 9-15 1000-1100 -> 340-600, 17-32 310-460 -> 220-320; three loads a row, folded
   // depth first, against the short-row path's GB/s in cache: bytes 33-48 2.0-2.35x, int32 9-12
-  // 2.1-2.4x, uint32 1.5-1.6x. Not taken: rows of 2-4 (the
-  // short-row path splits them in registers: bytes 300-390 against 740-2350 here), and bytes of
-  // 16 (290 against 330).
+  // 2.1-2.4x, uint32 1.5-1.6x; four to eight loads, int32 13-32 1.33-1.99x, uint32 1.3-1.4x.
+  // Not taken: rows of 2-4 (the short-row path splits them in registers: bytes 300-390 against
+  // 740-2350 here), and bytes of 16 (290 against 330).
   static bool applies(int64_t length) {
-    return length > 4 && length <= 3 * kN && (sizeof(T) == 4 || length != 16);
+    return length > 4 && length <= (sizeof(T) == 1 ? 3 : 8) * kN && (sizeof(T) == 4 || length != 16);
   }
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
@@ -59,7 +59,7 @@ struct RowHalving {
       keep[i] = in_row ? T(~T(0)) : T(0);
       fill[i] = in_row ? T(0) : std::numeric_limits<T>::lowest();
     }
-    // Byte rows of 9-48 and int32 rows of 9-12 fold depth first (fold): kernel in cache, byte rows
+    // Byte rows of 9-48 and int32 rows of 9-32 fold depth first (fold): kernel in cache, byte rows
     // of 9-15 1.8-2.2x, 17-32 1.4-1.5x. Paired byte rows and int32 rows of 5-8 keep the array
     // below (depth first 0.87-0.93x).
     const auto three_loads = [&](const T* row) {
@@ -72,6 +72,13 @@ struct RowHalving {
         else fold_groups(x, groups, k, acc, three_loads);
         return groups * kN;
       }
+    } else if (k > 3 * kN) {  // four to eight loads: a loop (over rows of 9-12 0.5x the three)
+      fold_groups(x, groups, k, acc, [&](const T* row) {
+        V v = simd::load(row + k - kN);
+        for (ptrdiff_t j = 0; j + kN < k; j += kN) v = vmax(v, simd::load(row + j));
+        return v;
+      });
+      return groups * kN;
     } else if (k > 2 * kN) {
       fold_groups(x, groups, k, acc, three_loads);
       return groups * kN;

@@ -1,8 +1,9 @@
 // ReduceMax over many short rows of 1- and 4-byte integers by halving (kernels/row_halving.h),
 // through the kernel set's row entry, against the trivial loop: every length from 2 to past the
-// longest it takes (3N, N lanes; the lengths the path does not take check the paths they do
-// take), row counts around the group of N and past the rows whose whole-vector load would pass
-// the end, the type's extremes and ties, and a carried state above or below each row's maximum.
+// longest it takes (3N bytes, 8N int32; N lanes; the lengths the path does not take check the
+// paths they do take), row counts around the group of N and past the rows whose whole-vector
+// load would pass the end, the type's extremes and ties, and a carried state above or below each
+// row's maximum.
 #include <catch2/catch.hpp>
 
 #include "row_checks.h"
@@ -32,7 +33,7 @@ void halving_checks() {
   constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 65537);
   const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
-  for (int64_t length = 2; length <= 3 * lanes + 2; ++length)
+  for (int64_t length = 2; length <= (sizeof(R) == 1 ? 3 : 8) * lanes + 2; ++length)
     for (int64_t rows : {lanes - 1, lanes, lanes + 1, 2 * lanes + 3, int64_t{100}})
       for (int variant = 0; variant < 4; ++variant) {
         const Mix mix = variant == 3 ? Mix::Wide : static_cast<Mix>(variant);
