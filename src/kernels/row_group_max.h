@@ -179,7 +179,8 @@ struct RowGroupMax {
   // Bytes from rows of 49 (3 vectors) too, before the short-row path: kernel in cache uint8 rows
   // of 49-64 1.11-1.22x, of 72-96 1.46-1.56x; end to end uint8 [20164, 52] 1.50x, [16384, 64]
   // 1.51x, [13107, 80] 1.69x, int8 [10922, 96] 1.81x, uint8 [1, 512, 512, 64] 1.15x. Rows of
-  // 33-48 measured level; of 13-32 0.2-0.5x against RowHalving, which comes first.
+  // 33-48 measured level; of 13-32 0.2-0.5x against RowHalving, which comes first. (RowHalving
+  // also takes ReduceMax's float32 and int32/uint32 rows up to 24 vectors: it is faster there.)
   static constexpr int64_t kShortest =
       kHalf ? 4 * kN + 1 : (kInt64 || kDouble) ? 9 : sizeof(Raw) == 1 ? 3 * kN + 1 : Set::Short::kMaxLength + 1;
   static constexpr int64_t kLongest = (kHalf ? 128 : 64) * kN;

@@ -1,12 +1,17 @@
-// ReduceMax over many short rows of 1- and 4-byte integers ([N, 7] over the last axis: a few
-// classes, quantized scores), rows of 5 to 3N bytes or 8N int32 (N lanes; see applies()).
-// Integers have no NaN and equal maxima have equal bits, so a max may be taken in any order: each
-// row becomes one vector (a row under N lanes masked to the type's lowest past its end, a longer
-// one as two or more loads maxed, the last ending the row; byte rows of up to 8 go two to a
-// vector, 8 bytes each), and the vectors of N rows fold into one vector of their maxima by
-// halving: rounds pairing vectors and maxing the even units of the pair against the odd ones
-// (units of 8 bytes, then 4, 2, 1, down to one lane). No scratch, no transposition lane by
-// lane: the short-row path (ShortRows) gathers rows of 5-7 and 9-15 bytes one lane at a time.
+// ReduceMax over many short rows of 1- and 4-byte integers and float32 ([N, 7] over the last
+// axis: a few classes, quantized scores), rows of 5 to 3N bytes or 24N 4-byte values (N lanes; see
+// applies()). Integers have no NaN and equal maxima have equal bits, so a max may be taken in any
+// order: each row becomes one vector (a row under N lanes masked to the type's lowest past its
+// end, a longer one as two or more loads maxed, the last ending the row; byte rows of up to 8 go
+// two to a vector, 8 bytes each), and the vectors of N rows fold into one vector of their maxima
+// by halving: rounds pairing vectors and maxing the even units of the pair against the odd ones
+// (units of 8 bytes, then 4, 2, 1, down to one lane). No scratch, no transposition lane by lane:
+// the short-row path (ShortRows) gathers rows of 5-7 and 9-15 bytes one lane at a time.
+// float32 folds the same way by pmax, which is exact where the group holds no NaN and no row's
+// maximum is a zero (equal nonzero floats have equal bits): every load is also summed, up the
+// same tree (a NaN turns the sum NaN; so does +inf beside -inf, a false alarm), and a group whose
+// sum is NaN, or whose maxima hold a zero while a -0 is among its values (the maximum's bits must
+// be the first zero's), stops it: the caller takes that group on by other paths.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -24,23 +29,28 @@ template <class T>
 struct RowHalving {
   using V = simd::Vec<T>;
   static constexpr int kN = simd::kBytes / sizeof(T);
-  static constexpr bool kTakes = std::is_integral<T>::value && (sizeof(T) == 1 || sizeof(T) == 4);
+  static constexpr bool kFloat = std::is_same<T, float>::value;
+  static constexpr bool kTakes = (std::is_integral<T>::value && (sizeof(T) == 1 || sizeof(T) == 4)) || kFloat;
 
   // The lengths it takes, by measurement against the short-row path (kernel µs for 4 MiB of rows,
   // before -> after): int32 rows of 5-8 296-352 -> 189-233; bytes 5-8 (paired) 600-1040 ->
   // 267-479, 9-15 1000-1100 -> 340-600, 17-32 310-460 -> 220-320; three loads a row, folded
   // depth first, against the short-row path's GB/s in cache: bytes 33-48 2.0-2.35x, int32 9-12
-  // 2.1-2.4x, uint32 1.5-1.6x; four to eight loads, int32 13-32 1.33-1.99x, uint32 1.3-1.4x.
+  // 2.1-2.4x, uint32 1.5-1.6x; four loads and more, int32 13-32 1.33-1.99x, uint32 1.3-1.4x.
+  // float32 (kernel in cache against the short-row path to 24, RowGroupMax from 25): rows of
+  // 5-12 1.37-1.90x, 13-32 1.5-1.9x, 33-44 1.4-1.5x; int32 against RowGroupMax: 33-44 1.37-1.51x,
+  // 48-64 1.3x, 80-96 1.03-1.15x; float32 48-64 1.22-1.32x, 80-96 1.09-1.15x. Past 24 vectors
+  // RowGroupMax keeps them (int32 rows of 128-256 0.89-0.95x here).
   // Not taken: rows of 2-4 (the short-row path splits them in registers: bytes 300-390 against
   // 740-2350 here), and bytes of 16 (290 against 330).
   static bool applies(int64_t length) {
-    return length > 4 && length <= (sizeof(T) == 1 ? 3 : 8) * kN && (sizeof(T) == 4 || length != 16);
+    return length > 4 && length <= (sizeof(T) == 1 ? 3 : 24) * kN && (sizeof(T) == 4 || length != 16);
   }
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
   // k)); returns done, a multiple of N (0 where applies(length) does not hold). A row under N
   // lanes is loaded whole from its start, so the rows whose load would pass the end of x are left
-  // to the caller.
+  // to the caller. float32: it stops before the first group it cannot vouch for (fold_groups).
   static int64_t run(const T* x, int64_t n, int64_t length, T* acc) {
     if (!applies(length)) return 0;
     const ptrdiff_t k = static_cast<ptrdiff_t>(length), rows = static_cast<ptrdiff_t>(n);
@@ -51,38 +61,118 @@ struct RowHalving {
     // (rows * k >= reach here) the rows whose load stays within x
     const ptrdiff_t loadable = k >= reach ? rows : (rows * k - reach) / k + 1;
     const ptrdiff_t groups = loadable / kN;
-    // Lanes past a row's end in its load (from `length` on, or in each 8-byte half when paired):
-    // the lowest value, so they never win.
-    V keep{}, fill{};
-    for (int i = 0; i < kN; ++i) {
-      const bool in_row = (paired ? i % 8 : i) < k;
-      keep[i] = in_row ? T(~T(0)) : T(0);
-      fill[i] = in_row ? T(0) : std::numeric_limits<T>::lowest();
-    }
-    // Byte rows of 9-48 and int32 rows of 9-32 fold depth first (fold): kernel in cache, byte rows
-    // of 9-15 1.8-2.2x, 17-32 1.4-1.5x. Paired byte rows and int32 rows of 5-8 keep the array
-    // below (depth first 0.87-0.93x).
-    const auto three_loads = [&](const T* row) {
-      return vmax(vmax(simd::load(row), simd::load(row + kN)), simd::load(row + k - kN));
-    };
-    if constexpr (sizeof(T) == 1) {
-      if (!paired) {
-        if (k < kN) fold_groups(x, groups, k, acc, [&](const T* row) { return (simd::load(row) & keep) | fill; });
-        else if (k <= 2 * kN) fold_groups(x, groups, k, acc, [&](const T* row) { return vmax(simd::load(row), simd::load(row + k - kN)); });
-        else fold_groups(x, groups, k, acc, three_loads);
+    // Byte rows of 9-48, int32 rows of 9-96 and float32 rows of 5-96 fold depth first (fold):
+    // kernel in cache, byte rows of 9-15 1.8-2.2x, 17-32 1.4-1.5x. Paired byte rows and int32
+    // rows of 5-8 keep the array (halve_groups: depth first 0.87-0.93x).
+    if constexpr (!kFloat) {
+      if (paired || (sizeof(T) == 4 && k <= 2 * kN)) {
+        halve_groups(x, groups, k, paired, acc);
         return groups * kN;
       }
-    } else if (k > 3 * kN) {  // four to eight loads: a loop (over rows of 9-12 0.5x the three)
-      fold_groups(x, groups, k, acc, [&](const T* row) {
-        V v = simd::load(row + k - kN);
-        for (ptrdiff_t j = 0; j + kN < k; j += kN) v = vmax(v, simd::load(row + j));
-        return v;
-      });
-      return groups * kN;
-    } else if (k > 2 * kN) {
-      fold_groups(x, groups, k, acc, three_loads);
-      return groups * kN;
     }
+    const auto two_loads = [=](const T* row) { return with(leaf(simd::load(row)), simd::load(row + k - kN)); };
+    const auto three_loads = [=](const T* row) {
+      return with(with(leaf(simd::load(row)), simd::load(row + kN)), simd::load(row + k - kN));
+    };
+    // The groups folded: all, or up to the first one fold_groups cannot vouch for (float32).
+    const auto folded = [=]() -> ptrdiff_t {
+      const auto fold_rows = [=](const auto& row) {
+        return fold_groups(x, groups, k, acc, [=](const T* at) { return fold<0, kN>([=](int r) { return row(at + r * k); }); });
+      };
+      if constexpr (sizeof(T) == 1) {
+        // Lanes past a row's end: the lowest value, so they never win.
+        V keep{}, fill{};
+        for (int i = 0; i < kN; ++i) keep[i] = i < k ? T(~T(0)) : T(0), fill[i] = i < k ? T(0) : std::numeric_limits<T>::lowest();
+        if (k < kN) return fold_rows([=](const T* row) { return (simd::load(row) & keep) | fill; });
+        return k <= 2 * kN ? fold_rows(two_loads) : fold_rows(three_loads);
+      } else {
+        // Four loads a row and more (over rows of 9-12 the loop ran 0.5-0.8x the three): the
+        // group's rows step through theirs together, one loop a group (a loop a row, its entry
+        // padded by V8's loop alignment, ran 0.83-0.94x so).
+        if (k > 3 * kN)
+          return fold_groups(x, groups, k, acc, [=](const T* at) {
+            Node v[kN];
+            for (int r = 0; r < kN; ++r) v[r] = leaf(simd::load(at + r * k + k - kN));
+            for (ptrdiff_t j = 0; j + kN < k; j += kN)
+              for (int r = 0; r < kN; ++r) v[r] = with(v[r], simd::load(at + r * k + j));
+            return fold<0, kN>([&](int r) { return v[r]; });
+          });
+        if (!kFloat || k > 2 * kN) return fold_rows(three_loads);
+        return fold_rows(two_loads);
+      }
+    };
+    return folded() * kN;
+  }
+
+  // A row's fold so far: its maximum, and for float32 the sum of its loads (the NaN detector).
+  struct Checked {
+    V max, sum;
+  };
+  using Node = typename std::conditional<kFloat, Checked, V>::type;
+  static Node leaf(V v) {
+    if constexpr (kFloat) return {v, v};
+    else return v;
+  }
+  static Node with(Node a, V v) {
+    if constexpr (kFloat) return {vmax(a.max, v), a.sum + v};
+    else return vmax(a, v);
+  }
+
+  // The `groups` groups of kN rows at x, k apart, each folded into one vector of their maxima (row
+  // r's in lane r) by group(p), the group at p, and merged into acc. Returns
+  // groups, or for float32 the first group whose sum is NaN or whose maxima hold a zero beside a
+  // -0 (left to the caller).
+  template <class Group>
+  static ptrdiff_t fold_groups(const T* x, ptrdiff_t groups, ptrdiff_t k, T* acc, const Group& group) {
+    for (ptrdiff_t g = 0; g < groups; ++g) {
+      const T* at = x + g * kN * k;
+      T* a = acc + g * kN;
+      const Node m = group(at);
+      if constexpr (kFloat) {
+        if (simd::any(m.sum != m.sum) || (simd::any(m.max == V{}) && holds_minus_zero(at, kN * k))) return g;
+        simd::store(a, vmax(simd::load(a), m.max));  // a NaN state stays (NaN < m is false)
+      } else {
+        simd::store(a, vmax(simd::load(a), m));
+      }
+    }
+    return groups;
+  }
+  // Whether a -0 is among the count floats at x (count a multiple of N, at least 4N): without one,
+  // a zero maximum is +0 whichever zero the fold kept. (Rows of ReLU outputs or of negative scores
+  // beside zeros have zero maxima.) -0's bits are the least int32, so the int32 minimum of the bits
+  // tells; four vectors a step, the last four ending at count (a loop of one vector a step ran
+  // rows of 5-16 with zero maxima at 0.75-0.8x the short-row path).
+  static bool holds_minus_zero(const T* x, ptrdiff_t count) {
+    using I = simd::Vec<int32_t>;
+    const auto least = [&](const T* p) {
+      const auto at = [&](int v) { return simd::bits<I>(simd::load(p + v * kN)); };
+      return vmin(vmin(at(0), at(1)), vmin(at(2), at(3)));
+    };
+    I m = least(x + count - 4 * kN);
+    for (ptrdiff_t i = 0; i + 4 * kN < count; i += 4 * kN) m = vmin(m, least(x + i));
+    return simd::any(m == simd::splat(std::numeric_limits<int32_t>::min()));
+  }
+  // halve's rounds depth first, for rows [First, First + Count), each loaded by row(r): the two
+  // halves folded, then their units paired, so a few vectors are live at a time. (As an array
+  // halved round by round, byte rows went through the stack: ReduceMax over rows of 9-15 ran at
+  // 3-5 GB/s in cache.)
+  template <int First, int Count, class Row>
+  static Node fold(const Row& row) {
+    if constexpr (Count == 1) {
+      return row(First);
+    } else {
+      const Node a = fold<First, Count / 2>(row), b = fold<First + Count / 2, Count / 2>(row);
+      using U = typename simd::SignedOf<simd::kBytes / Count>::type;  // only its size matters
+      if constexpr (kFloat) return {vmax(units<U, 0>(a.max, b.max), units<U, 1>(a.max, b.max)), a.sum + b.sum};
+      else return vmax(units<U, 0>(a, b), units<U, 1>(a, b));
+    }
+  }
+
+  // Paired byte rows and int32 rows of 5-8: each group's rows as an array, halved round by round.
+  static void halve_groups(const T* x, ptrdiff_t groups, ptrdiff_t k, bool paired, T* acc) {
+    // Lanes past a row's end in each 8-byte half when paired: the lowest value.
+    V keep{}, fill{};
+    for (int i = 0; i < kN; ++i) keep[i] = i % 8 < k ? T(~T(0)) : T(0), fill[i] = i % 8 < k ? T(0) : std::numeric_limits<T>::lowest();
     for (ptrdiff_t g = 0; g < groups; ++g) {
       const T* row = x + g * kN * k;
       V v[kN];
@@ -101,32 +191,6 @@ struct RowHalving {
       // (4-byte rows of 5-8: byte rows got here paired)
       for (int r = 0; r < kN; ++r, row += k) v[r] = vmax(simd::load(row), simd::load(row + k - kN));
       simd::store(acc + g * kN, vmax(simd::load(acc + g * kN), halve<kN>(v)));
-    }
-    return groups * kN;
-  }
-
-  // Each group of kN rows at x, k apart, folded into one vector of their maxima (row r's in lane
-  // r) by fold, and merged into acc; row(p) loads the row at p as one vector.
-  template <class Row>
-  static void fold_groups(const T* x, ptrdiff_t groups, ptrdiff_t k, T* acc, const Row& row) {
-    for (ptrdiff_t g = 0; g < groups; ++g) {
-      const T* at = x + g * kN * k;
-      const V m = fold<0, kN>([&](int r) { return row(at + r * k); });
-      simd::store(acc + g * kN, vmax(simd::load(acc + g * kN), m));
-    }
-  }
-  // halve's rounds depth first, for rows [First, First + Count), each loaded by row(r): the two
-  // halves folded, then their units paired, so a few vectors are live at a time. (As an array
-  // halved round by round, byte rows went through the stack: ReduceMax over rows of 9-15 ran at
-  // 3-5 GB/s in cache.)
-  template <int First, int Count, class Row>
-  static V fold(const Row& row) {
-    if constexpr (Count == 1) {
-      return row(First);
-    } else {
-      const V a = fold<First, Count / 2>(row), b = fold<First + Count / 2, Count / 2>(row);
-      using U = typename simd::SignedOf<simd::kBytes / Count>::type;  // only its size matters
-      return vmax(units<U, 0>(a, b), units<U, 1>(a, b));
     }
   }
 

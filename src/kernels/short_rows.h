@@ -123,7 +123,8 @@ struct ShortRows {
   // index to find); longer rows vectorize along the row well enough. Measured crossovers, in
   // elements: ArgMax near 48 float32, 32 float64, past 64 float16 and uint8; ReduceMax float32
   // between 21 and 40. (Rows some kinds take by groups first, ahead of this path: RowGroupMax,
-  // row_group_max.h, e.g. the arg kinds' byte rows from 129.)
+  // row_group_max.h, e.g. the arg kinds' byte rows from 129; RowHalving, row_halving.h,
+  // ReduceMax over float32 and 1- and 4-byte integer rows from 5.)
   static constexpr int64_t kMaxLength = (Columns::kTracksIndex ? 12 : 6) * simd::kBytes / sizeof(Raw);
   static constexpr int64_t kBlockRows = 1024 / sizeof(Raw);
   static_assert(kTile % (simd::kBytes / sizeof(Raw)) == 0, "blocks are whole squares of lanes");

@@ -5,11 +5,39 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <random>
 #include <vector>
 
 #include "simd_support.h"
 
 namespace simdtest {
+
+// v made negative (or a zero negative): its sign set, or minus its magnitude; for an unsigned
+// type, into the low half of its range.
+template <DType D>
+RawOf<D> negative_of(RawOf<D> v) {
+  if constexpr (D == DType::Float16 || D == DType::BFloat16) return static_cast<RawOf<D>>(v | 0x8000);
+  else if constexpr (std::is_unsigned<RawOf<D>>::value) return static_cast<RawOf<D>>(v >> 1);
+  else return static_cast<RawOf<D>>(-std::abs(v));
+}
+
+// -v for a float type (float16/bfloat16 bits: the sign bit flipped).
+template <DType D>
+RawOf<D> negated(RawOf<D> v) {
+  if constexpr (D == DType::Float16 || D == DType::BFloat16) return static_cast<RawOf<D>>(v ^ 0x8000);
+  else return -v;
+}
+
+// A row made non-positive with zeros of both signs: its maximum is a zero whose bits depend on
+// which zero comes first.
+template <DType D>
+void zero_maximum(std::mt19937_64& rng, RawOf<D>* row, int64_t length) {
+  const RawOf<D> minus_zero = from_double<D>(-0.0), plus_zero = from_double<D>(0.0);
+  for (int64_t j = 0; j < length; ++j) row[j] = rng() % 3 ? negative_of<D>(row[j]) : rng() % 2 ? minus_zero : plus_zero;
+  row[rng() % static_cast<uint64_t>(length)] = minus_zero;
+  row[rng() % static_cast<uint64_t>(length)] = plus_zero;
+}
 
 // ReduceMax: k.rows over `rows` rows of `length` at x, continuing the states in acc (updated in
 // place); each state must come out as trivial_max of itself followed by its row.
