@@ -184,7 +184,8 @@ struct MaxKernels {
       // a -0): the next 256 rows go the other paths, then it goes on. (Such groups one at a time
       // through the portable loop ran data with a NaN every 37 values 4x slower than these paths
       // alone; 256 rows, a few KiB, make the group it stopped at a small share.)
-      const int64_t aside = RowHalving<Raw>::kFloat && n >= RowHalving<Raw>::kN ? std::min<int64_t>(n, 256) : n;
+      const bool stopped = RowHalving<Raw>::kFloat && RowHalving<Raw>::applies(length) && n >= RowHalving<Raw>::kN;
+      const int64_t aside = stopped ? std::min<int64_t>(n, 256) : n;
       other_rows(in, aside, length, a);
       if (aside == n) return;
       in += aside * length, a += aside, n -= aside;

@@ -93,7 +93,37 @@ void halving_checks() {
       }
 }
 
+// float32 calls of a few hundred rows where the groups it hands back (a row with a NaN, a row
+// whose maximum is a zero beside a -0) fall at chosen rows: the 256 rows after such a group go
+// the other paths and the fold resumes after them (states and rows kept in step).
+void aside_checks() {
+  using R = float;
+  std::mt19937_64 rng(2027);
+  const ox::KernelSet k = kernels(PlanKind::ReduceMax, DType::Float32, false);
+  for (int64_t length : {5, 9, 13, 24, 50, 96})
+    for (int64_t rows : {261, 300, 517, 700})
+      for (int variant = 0; variant < 3; ++variant) {
+        INFO(rows << " rows of " << length << " variant " << variant);
+        Shifted<R> buf(rows * length, static_cast<int>(rng() % 4));
+        for (int64_t i = 0; i < rows * length; ++i) buf.data[i] = random_value<DType::Float32>(rng, Mix::Wide);
+        // 0: one NaN row; 1: one zero-maximum row with a -0; 2: both, and a NaN row near the end.
+        const auto pick_row = [&] { return buf.data + static_cast<int64_t>(rng() % static_cast<uint64_t>(rows)) * length; };
+        if (variant != 1) pick_row()[rng() % static_cast<uint64_t>(length)] = nans<DType::Float32>()[rng() % nans<DType::Float32>().size()];
+        if (variant >= 1) zero_maximum<DType::Float32>(rng, pick_row(), length);
+        if (variant == 2) buf.data[(rows - 2) * length + static_cast<int64_t>(rng() % static_cast<uint64_t>(length))] = std::nanf("");
+        std::vector<R> acc(static_cast<size_t>(rows));
+        k.fill_start(acc.data(), rows);
+        for (R& a : acc)
+          if (rng() % 4 == 0) a = random_value<DType::Float32>(rng, Mix::Wide);
+        check_max_rows<DType::Float32>(k, buf.data, rows, length, acc);
+      }
+}
+
 }  // namespace
+
+TEST_CASE("ReduceMax over float32 rows by halving resumes after the rows it hands back", "[simd][rows][halving]") {
+  aside_checks();
+}
 
 TEMPLATE_TEST_CASE("ReduceMax over short integer and float32 rows by halving matches the trivial loop",
                    "[simd][rows][halving]", simdtest::Tag<ox::DType::Int8>, simdtest::Tag<ox::DType::Uint8>,
