@@ -6,6 +6,9 @@
 //   node bench/ab.mjs --ab=/tmp/old '[["float16", [524288, 5], "ArgMax", {"axis": -1}], ...]'
 // Each case: [type, dims, op, attributes, opset?]; prints medians of µs per call and the median
 // per-round ratio other / this (> 1: this checkout faster). Types: those bench/lib/data.mjs makes.
+// --data=negative|zeros|nan reshapes float inputs for the paths off the common one: every value
+// negative (log-probabilities), every row's maximum a zero (a third +0, the rest negative), or a
+// NaN every 37 values.
 import { makeInput } from './lib/data.mjs';
 
 const args = process.argv.slice(2);
@@ -15,7 +18,22 @@ if (!other || !spec) {
   console.error("usage: node bench/ab.mjs --ab=OTHER_CHECKOUT '[[type, dims, op, attributes, opset?], ...]'");
   process.exit(2);
 }
+const DATA = args.find((a) => a.startsWith('--data='))?.slice('--data='.length);
 const ROUNDS = 15;
+
+// x reshaped as DATA asks (float types; float16/bfloat16 as bits).
+function reshape(type, x) {
+  const half = type === 'float16' || type === 'bfloat16';
+  if (!DATA || !(half || type === 'float32' || type === 'float64')) return x;
+  const negative = half ? (v) => v | 0x8000 : (v) => -Math.abs(v);
+  const nan = half ? (type === 'float16' ? 0x7e00 : 0x7fc0) : NaN;
+  for (let i = 0; i < x.length; i += 1) {
+    if (DATA === 'negative') x[i] = negative(x[i]);
+    else if (DATA === 'zeros') x[i] = i % 3 === 0 ? 0 : negative(x[i]);
+    else if (DATA === 'nan' && i % 37 === 36) x[i] = nan;
+  }
+  return x;
+}
 const TARGET_US = 3000; // per sample
 const WARM_MS = 1000; // per case
 
@@ -34,7 +52,7 @@ const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
 for (const [type, dims, op, attrs = {}, opset] of JSON.parse(spec)) {
   // The bench's deterministic values (lib/data.mjs: no NaN), the same array for both builds.
   const name = `${op}.${type}.${dims}`, count = dims.reduce((a, b) => a * b, 1);
-  const c = { x: { type, data: makeInput({ name, type, count }), dims }, op, attrs, opset };
+  const c = { x: { type, data: reshape(type, makeInput({ name, type, count })), dims }, op, attrs, opset };
   // Warm up both for a second: V8 runs a function's baseline code until its optimized code,
   // compiled in the background, is swapped in (README: warm-up); 20 calls left the first case of
   // a run partly on baseline code.

@@ -12,6 +12,9 @@
 // same tree (a NaN turns the sum NaN; so does +inf beside -inf, a false alarm), and a group whose
 // sum is NaN, or whose maxima hold a zero while a -0 is among its values (the maximum's bits must
 // be the first zero's), stops it: the caller takes that group on by other paths.
+// float16/bfloat16 rows of 9-64 fold their bits' int16 max, exact where a row's maximum is
+// positive, beside a uint16 max for negative NaNs (HalfLanes' raw pass); a group with a NaN
+// stops it, and a row whose maximum is not positive goes by the plain loop (two a group at most).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -25,12 +28,16 @@
 
 namespace ox {
 
-template <class T>
+// HalfLanes: T is uint16_t, the bits of float16/bfloat16 (the lanes' inf() gives the format), else void.
+template <class T, class HalfLanes = void>
 struct RowHalving {
   using V = simd::Vec<T>;
+  using S = simd::Vec<int16_t>;
   static constexpr int kN = simd::kBytes / sizeof(T);
   static constexpr bool kFloat = std::is_same<T, float>::value;
-  static constexpr bool kTakes = (std::is_integral<T>::value && (sizeof(T) == 1 || sizeof(T) == 4)) || kFloat;
+  static constexpr bool kHalf = !std::is_void<HalfLanes>::value;
+  static constexpr bool kChecked = kFloat || kHalf;  // folds that stop at a group they cannot vouch for
+  static constexpr bool kTakes = (std::is_integral<T>::value && (sizeof(T) == 1 || sizeof(T) == 4)) || kChecked;
 
   // The lengths it takes, by measurement against the short-row path (kernel µs for 4 MiB of rows,
   // before -> after): int32 rows of 5-8 296-352 -> 189-233; bytes 5-8 (paired) 600-1040 ->
@@ -43,9 +50,15 @@ struct RowHalving {
   // RowGroupMax keeps them (int32 rows of 128-256 0.89-0.95x here).
   // Not taken: rows of 2-4 (the short-row path splits them in registers: bytes 300-390 against
   // 740-2350 here), and bytes of 16 (290 against 330).
+  // float16/bfloat16 (kernel in cache, values of both signs, against the short-row path to 32
+  // and RowGroupMax from 33): rows of 9-16 1.4-1.6x, 20-40 1.45-1.6x, 48-56 1.3-1.4x, 64
+  // 1.05-1.2x; past 64 0.8-0.98x. Rows of 5-8 (one masked load, eight rows a group) ran 0.7-1.0x
+  // but 1.45x for 6, and a copy for them cost 0.35 KB gzipped: left to the short-row path.
   static bool applies(int64_t length) {
+    if constexpr (kHalf) return length > kN && length <= kHalfLongest;
     return length > 4 && length <= (sizeof(T) == 1 ? 3 : 24) * kN && (sizeof(T) == 4 || length != 16);
   }
+  static constexpr int64_t kHalfLongest = 8 * kN;
 
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
   // k)); returns done, a multiple of N (0 where applies(length) does not hold). A row under N
@@ -90,8 +103,9 @@ struct RowHalving {
       } else {
         // Four loads a row and more (over rows of 9-12 the loop ran 0.5-0.8x the three): the
         // group's rows step through theirs together, one loop a group (a loop a row, its entry
-        // padded by V8's loop alignment, ran 0.83-0.94x so).
-        if (k > 3 * kN)
+        // padded by V8's loop alignment, ran 0.83-0.94x so). float16/bfloat16 from three loads:
+        // a depth-first copy for three (+0.3 KB gzipped) was not worth its bytes.
+        if (k > (kHalf ? 2 : 3) * kN)
           return fold_groups(x, groups, k, acc, [=](const T* at) {
             Node v[kN];
             for (int r = 0; r < kN; ++r) v[r] = leaf(simd::load(at + r * k + k - kN));
@@ -99,7 +113,7 @@ struct RowHalving {
               for (int r = 0; r < kN; ++r) v[r] = with(v[r], simd::load(at + r * k + j));
             return fold<0, kN>([&](int r) { return v[r]; });
           });
-        if (!kFloat || k > 2 * kN) return fold_rows(three_loads);
+        if (!kChecked || (!kHalf && k > 2 * kN)) return fold_rows(three_loads);
         return fold_rows(two_loads);
       }
     };
@@ -110,20 +124,32 @@ struct RowHalving {
   struct Checked {
     V max, sum;
   };
-  using Node = typename std::conditional<kFloat, Checked, V>::type;
+  // float16/bfloat16: P, the int16 max of the bits (the maximum where it is positive), and H,
+  // their uint16 max (a negative NaN is above -inf's bits; a positive one shows in P), as
+  // HalfLanes' raw pass: two ops a load, as float32's. (The values' ordered keys instead, or
+  // their uint16 min beside, for rows wholly negative: LLVM loads a group's vectors all first,
+  // V8 spilled them, rows of 16 0.35x.)
+  struct HalfChecked {
+    S p;
+    V h;
+  };
+  using Node = typename std::conditional<kFloat, Checked, typename std::conditional<kHalf, HalfChecked, V>::type>::type;
   static Node leaf(V v) {
     if constexpr (kFloat) return {v, v};
+    else if constexpr (kHalf) return {simd::bits<S>(v), v};
     else return v;
   }
   static Node with(Node a, V v) {
     if constexpr (kFloat) return {vmax(a.max, v), a.sum + v};
+    else if constexpr (kHalf) return {vmax(a.p, simd::bits<S>(v)), vmax(a.h, v)};
     else return vmax(a, v);
   }
 
   // The `groups` groups of kN rows at x, k apart, each folded into one vector of their maxima (row
   // r's in lane r) by group(p), the group at p, and merged into acc. Returns
   // groups, or for float32 the first group whose sum is NaN or whose maxima hold a zero beside a
-  // -0 (left to the caller).
+  // -0 (left to the caller); for float16/bfloat16 the first group with a NaN, more than two row
+  // maxima not above +0 (rows_not_positive), or a state that is a negative NaN.
   template <class Group>
   static ptrdiff_t fold_groups(const T* x, ptrdiff_t groups, ptrdiff_t k, T* acc, const Group& group) {
     for (ptrdiff_t g = 0; g < groups; ++g) {
@@ -133,11 +159,47 @@ struct RowHalving {
       if constexpr (kFloat) {
         if (simd::any(m.sum != m.sum) || (simd::any(m.max == V{}) && holds_minus_zero(at, kN * k))) return g;
         simd::store(a, vmax(simd::load(a), m.max));  // a NaN state stays (NaN < m is false)
+      } else if constexpr (kHalf) {
+        if (!merge_half(at, k, m, a)) return g;
       } else {
         simd::store(a, vmax(simd::load(a), m));
       }
     }
     return groups;
+  }
+  // float16/bfloat16: a group's Node into the states at a. Exact where no NaN is met and a row's
+  // maximum is positive (as int16 1 .. +inf). Such a maximum beats every state but a NaN: a
+  // positive NaN is above it as int16 too, a negative one (-1023 .. -1 as int16 for float16) is
+  // not, so such a state stops it (false, the states untouched), as does a NaN in the group.
+  // (Out of line, one copy for the row loaders, it ran rows of 9-20 0.8x: a call a group.)
+  static bool merge_half(const T* at, ptrdiff_t k, Node m, T* a) {
+    const S state = simd::bits<S>(simd::load(a)), neg_inf = simd::splat(static_cast<int16_t>(HalfLanes::neg_inf()));
+    if (simd::any((m.p > simd::splat(static_cast<int16_t>(HalfLanes::inf()))) | (m.h > simd::bits<V>(neg_inf)) |
+                  ((state > neg_inf) & (state < S{}))))
+      return false;
+    if (simd::any(m.p <= S{})) return rows_not_positive(at, k, m.p, a);
+    simd::store(a, simd::bits<V>(vmax(state, m.p)));
+    return true;
+  }
+  // float16/bfloat16, a group of no NaN and no negative NaN state where some row's maximum p[r] is
+  // not positive (a row wholly negative or a zero maximum): the group into the states at a, those
+  // rows by the plain loop. False, the states untouched, where more than two rows are such (rows
+  // of log-probabilities: the caller's paths are faster there). Out of line: cold.
+  __attribute__((noinline)) static bool rows_not_positive(const T* at, ptrdiff_t k, S p, T* a) {
+    const auto positive = p > S{};
+    uint32_t rest = ~simd::byte_mask(positive) & 0x5555;  // bit 2r: row r
+    if (__builtin_popcount(rest) > 2) return false;
+    const S state = simd::bits<S>(simd::load(a));
+    simd::store(a, simd::bits<V>(simd::select(positive, vmax(state, p), state)));
+    for (; rest != 0; rest &= rest - 1) {
+      const int r = __builtin_ctz(rest) / 2;
+      const T* row = at + r * k;
+      T best = a[r];  // not a negative NaN (checked); a positive one is above every key here
+      for (ptrdiff_t j = 0; j < k; ++j)  // strictly above: the first of equal numbers (zeros) stays
+        if (half_key(row[j]) > half_key(best)) best = row[j];
+      a[r] = best;
+    }
+    return true;
   }
   // Whether a -0 is among the count floats at x (count a multiple of N, at least 4N): without one,
   // a zero maximum is +0 whichever zero the fold kept. (Rows of ReLU outputs or of negative scores
@@ -166,6 +228,7 @@ struct RowHalving {
       const Node a = fold<First, Count / 2>(row), b = fold<First + Count / 2, Count / 2>(row);
       using U = typename simd::SignedOf<simd::kBytes / Count>::type;  // only its size matters
       if constexpr (kFloat) return {vmax(units<U, 0>(a.max, b.max), units<U, 1>(a.max, b.max)), a.sum + b.sum};
+      else if constexpr (kHalf) return {vmax(units<U, 0>(a.p, b.p), units<U, 1>(a.p, b.p)), vmax(a.h, b.h)};
       else return vmax(units<U, 0>(a, b), units<U, 1>(a, b));
     }
   }
@@ -198,12 +261,12 @@ struct RowHalving {
 
   // (Public: ArgHalvingBytes halves 16-bit keys with it, RowGroupMax rows' lane maxima.)
   // Units 2i + Odd (of type U) of the pair a, b (the even units, or the odd ones), as T vectors.
-  template <class U, int Odd, size_t... I>
-  static V units(V a, V b, std::index_sequence<I...>) {
-    return simd::bits<V>(__builtin_shufflevector(simd::bits<simd::Vec<U>>(a), simd::bits<simd::Vec<U>>(b), (2 * I + Odd)...));
+  template <class U, int Odd, class W, size_t... I>
+  static W units(W a, W b, std::index_sequence<I...>) {
+    return simd::bits<W>(__builtin_shufflevector(simd::bits<simd::Vec<U>>(a), simd::bits<simd::Vec<U>>(b), (2 * I + Odd)...));
   }
-  template <class U, int Odd>
-  static V units(V a, V b) {
+  template <class U, int Odd, class W>
+  static W units(W a, W b) {
     return units<U, Odd>(a, b, std::make_index_sequence<simd::kBytes / sizeof(U)>());
   }
   // Count vectors v[0, Count), each holding N / Count rows' partial maxima, folded in place:
