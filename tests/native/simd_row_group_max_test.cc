@@ -4,7 +4,7 @@
 // the paths they do take), row counts around the group of N, groups it must hand back (a NaN,
 // +inf beside -inf, a zero maximum of either sign; for float16/bfloat16 also a wholly negative
 // row) amid groups it keeps, and carried states: NaN of either sign, zeros, values above and
-// below the rows' maxima.
+// below the rows' maxima; stretches of thousands of rows it hands back.
 #include <catch2/catch.hpp>
 
 #include "row_checks.h"
@@ -71,6 +71,37 @@ void group_max_checks() {
       }
 }
 
+// ReduceMax over thousands of rows with stretches of rows it hands back (a NaN, a zero maximum
+// beside a -0, a row wholly negative): the rows the row kernel takes from there double while it
+// hands back the next group at once, and it resumes after them (states and rows kept in step).
+template <DType D>
+void group_stretch_checks() {
+  using R = RawOf<D>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 6151);
+  const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
+  for (int64_t length : {41, 100, 200, 600})
+    for (int64_t rows : {700, 2500}) {
+      INFO(name(D) << " " << rows << " rows of " << length);
+      Shifted<R> buf(rows * length, static_cast<int>(rng() % 4));
+      for (int64_t i = 0; i < rows * length; ++i) buf.data[i] = random_value<D>(rng, Mix::Wide);
+      for (int stretch = 0; stretch < 2; ++stretch) {
+        const int64_t from = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows)), count = static_cast<int64_t>(rng() % 2000);
+        for (int64_t r = from; r < std::min(rows, from + count); ++r) {
+          R* row = buf.data + r * length;
+          const uint64_t kind = rng() % 3;
+          if (kind == 0) row[rng() % static_cast<uint64_t>(length)] = nans<D>()[rng() % nans<D>().size()];
+          else if (kind == 1) zero_maximum<D>(rng, row, length);
+          else for (int64_t j = 0; j < length; ++j) row[j] = negative_of<D>(row[j]);
+        }
+      }
+      std::vector<R> acc(static_cast<size_t>(rows));
+      k.fill_start(acc.data(), rows);
+      for (R& a : acc)
+        if (rng() % 4 == 0) a = random_value<D>(rng, Mix::Wide);
+      check_max_rows<D>(k, buf.data, rows, length, acc);
+    }
+}
+
 // ArgMax (first index) from index 0, as Execution calls it, over the same kinds of rows; ArgMin
 // (`max` false) over the same rows, floats negated, so zero minima of both signs come up too.
 template <DType D>
@@ -118,6 +149,12 @@ TEMPLATE_TEST_CASE("ReduceMax over rows of a few dozen values by groups of rows 
                    simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Int8>,
                    simdtest::Tag<ox::DType::Int64>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
   group_max_checks<TestType::dtype>();
+}
+
+TEMPLATE_TEST_CASE("ReduceMax by groups of rows resumes after stretches of rows it hands back", "[simd][rows][grouped]",
+                   simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>, simdtest::Tag<ox::DType::Float16>,
+                   simdtest::Tag<ox::DType::BFloat16>) {
+  group_stretch_checks<TestType::dtype>();
 }
 
 TEMPLATE_TEST_CASE("ArgMin over rows of a few dozen values by groups of rows matches the trivial loop",
