@@ -229,7 +229,7 @@ struct MaxKernels {
       // float16/bfloat16: the runs of a stretch overlapped, as above, and a raw pass skipped after
       // a row it did not settle.
       if constexpr (L::kRawRows) {
-        if (length <= Rows::kBlock) {
+        if (length <= Rows::kBlock && one_by_one > k) {  // (short_runs reads its first row at once)
           Rows::short_runs(in + k * length, one_by_one - k, length, 0, a + k, nullptr);
           k = one_by_one;
         }
