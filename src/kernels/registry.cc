@@ -171,7 +171,7 @@ struct MaxKernels {
   using Rows = RowScan<L, Rule, false>;
   using Columns = ColumnScan<L, Rule, false>;
   using Short = ShortRows<Columns>;
-  using Halving = RowHalving<Raw, typename std::conditional<L::kRawRows, L, void>::type>;  // float16/bfloat16: L
+  using Halving = RowHalving<Raw, typename std::conditional<L::kRawRows, Tr, void>::type>;  // float16/bfloat16: Tr
   static void rows(const void* x, int64_t n, int64_t length, int64_t, void* acc, int32_t*) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* a = static_cast<Raw*>(acc);

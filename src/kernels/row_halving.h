@@ -24,18 +24,20 @@
 #include <utility>
 
 #include "kernels/lanes.h"
+#include "kernels/max_portable.h"
 #include "kernels/simd.h"
 
 namespace ox {
 
-// HalfLanes: T is uint16_t, the bits of float16/bfloat16 (the lanes' inf() gives the format), else void.
-template <class T, class HalfLanes = void>
+// HalfTraits: T is uint16_t, the bits of float16/bfloat16, and these their Traits (highest() is
+// +inf, lowest() -inf, for the format read at run time), else void.
+template <class T, class HalfTraits = void>
 struct RowHalving {
   using V = simd::Vec<T>;
   using S = simd::Vec<int16_t>;
   static constexpr int kN = simd::kBytes / sizeof(T);
   static constexpr bool kFloat = std::is_same<T, float>::value;
-  static constexpr bool kHalf = !std::is_void<HalfLanes>::value;
+  static constexpr bool kHalf = !std::is_void<HalfTraits>::value;
   static constexpr bool kChecked = kFloat || kHalf;  // folds that stop at a group they cannot vouch for
   static constexpr bool kTakes = (std::is_integral<T>::value && (sizeof(T) == 1 || sizeof(T) == 4)) || kChecked;
 
@@ -173,8 +175,8 @@ struct RowHalving {
   // not, so such a state stops it (false, the states untouched), as does a NaN in the group.
   // (Out of line, one copy for the row loaders, it ran rows of 9-20 0.8x: a call a group.)
   static bool merge_half(const T* at, ptrdiff_t k, Node m, T* a) {
-    const S state = simd::bits<S>(simd::load(a)), neg_inf = simd::splat(static_cast<int16_t>(HalfLanes::neg_inf()));
-    if (simd::any((m.p > simd::splat(static_cast<int16_t>(HalfLanes::inf()))) | (m.h > simd::bits<V>(neg_inf)) |
+    const S state = simd::bits<S>(simd::load(a)), neg_inf = simd::splat(static_cast<int16_t>(HalfTraits::lowest()));
+    if (simd::any((m.p > simd::splat(static_cast<int16_t>(HalfTraits::highest()))) | (m.h > simd::bits<V>(neg_inf)) |
                   ((state > neg_inf) & (state < S{}))))
       return false;
     if (simd::any(m.p <= S{})) return rows_not_positive(at, k, m.p, a);
@@ -193,11 +195,7 @@ struct RowHalving {
     simd::store(a, simd::bits<V>(simd::select(positive, vmax(state, p), state)));
     for (; rest != 0; rest &= rest - 1) {
       const int r = __builtin_ctz(rest) / 2;
-      const T* row = at + r * k;
-      T best = a[r];  // not a negative NaN (checked); a positive one is above every key here
-      for (ptrdiff_t j = 0; j < k; ++j)  // strictly above: the first of equal numbers (zeros) stays
-        if (half_key(row[j]) > half_key(best)) best = row[j];
-      a[r] = best;
+      max_rows_portable<HalfTraits>(at + r * k, 1, k, a + r);
     }
     return true;
   }
