@@ -59,7 +59,7 @@ void shape_float_rows(std::mt19937_64& rng, int variant, RawOf<D>* x, int64_t ro
       else for (int64_t j = 0; j < length; ++j) row[j] = is_zero<D>(row[j]) ? from_double<D>(-2) : negative_of<D>(row[j]);
     }
     const R plus_zero = from_double<D>(0.0);
-    if (variant >= 6)
+    if (variant == 6 || variant == 7)
       for (int64_t j = 0; j < length; ++j) row[j] = rng() % 4 == 0 || is_zero<D>(row[j]) ? plus_zero : negative_of<D>(row[j]);
     if (variant == 7 && rng() % 3 == 0) {
       const int64_t at = static_cast<int64_t>(rng() % static_cast<uint64_t>(length));
