@@ -39,6 +39,24 @@ void zero_maximum(std::mt19937_64& rng, RawOf<D>* row, int64_t length) {
   row[rng() % static_cast<uint64_t>(length)] = plus_zero;
 }
 
+// Two stretches of up to `longest` rows at random places among the `rows` rows of `length` at x,
+// of rows a fold hands back: each row gets a NaN, or a zero maximum beside a -0, or is made
+// wholly negative (float16/bfloat16 folds hand those back too).
+template <DType D>
+void handed_back_stretches(std::mt19937_64& rng, RawOf<D>* x, int64_t rows, int64_t length, int64_t longest) {
+  for (int stretch = 0; stretch < 2; ++stretch) {
+    const int64_t from = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));
+    const int64_t count = static_cast<int64_t>(rng() % static_cast<uint64_t>(longest));
+    for (int64_t r = from; r < std::min(rows, from + count); ++r) {
+      RawOf<D>* row = x + r * length;
+      const uint64_t kind = rng() % 3;
+      if (kind == 0) row[rng() % static_cast<uint64_t>(length)] = nans<D>()[rng() % nans<D>().size()];
+      else if (kind == 1) zero_maximum<D>(rng, row, length);
+      else for (int64_t j = 0; j < length; ++j) row[j] = negative_of<D>(row[j]);
+    }
+  }
+}
+
 // ReduceMax: k.rows over `rows` rows of `length` at x, continuing the states in acc (updated in
 // place); each state must come out as trivial_max of itself followed by its row.
 template <DType D>

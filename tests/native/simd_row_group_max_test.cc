@@ -84,16 +84,7 @@ void group_stretch_checks() {
       INFO(name(D) << " " << rows << " rows of " << length);
       Shifted<R> buf(rows * length, static_cast<int>(rng() % 4));
       for (int64_t i = 0; i < rows * length; ++i) buf.data[i] = random_value<D>(rng, Mix::Wide);
-      for (int stretch = 0; stretch < 2; ++stretch) {
-        const int64_t from = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows)), count = static_cast<int64_t>(rng() % 2000);
-        for (int64_t r = from; r < std::min(rows, from + count); ++r) {
-          R* row = buf.data + r * length;
-          const uint64_t kind = rng() % 3;
-          if (kind == 0) row[rng() % static_cast<uint64_t>(length)] = nans<D>()[rng() % nans<D>().size()];
-          else if (kind == 1) zero_maximum<D>(rng, row, length);
-          else for (int64_t j = 0; j < length; ++j) row[j] = negative_of<D>(row[j]);
-        }
-      }
+      handed_back_stretches<D>(rng, buf.data, rows, length, 2000);
       std::vector<R> acc(static_cast<size_t>(rows));
       k.fill_start(acc.data(), rows);
       for (R& a : acc)

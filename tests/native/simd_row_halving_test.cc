@@ -129,17 +129,7 @@ void aside_checks() {
         if (variant != 1) pick_row()[rng() % static_cast<uint64_t>(length)] = nans<D>()[rng() % nans<D>().size()];
         if (variant >= 1) zero_maximum<D>(rng, pick_row(), length);
         if (variant == 2) buf.data[(rows - 2) * length + static_cast<int64_t>(rng() % static_cast<uint64_t>(length))] = nans<D>()[0];
-        // 3: two stretches of such rows, each row a NaN, a zero maximum beside a -0 or wholly negative.
-        for (int stretch = 0; variant == 3 && stretch < 2; ++stretch) {
-          const int64_t from = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows)), count = static_cast<int64_t>(rng() % 4000);
-          for (int64_t r = from; r < std::min(rows, from + count); ++r) {
-            R* row = buf.data + r * length;
-            const uint64_t kind = rng() % 3;
-            if (kind == 0) row[rng() % static_cast<uint64_t>(length)] = nans<D>()[rng() % nans<D>().size()];
-            else if (kind == 1) zero_maximum<D>(rng, row, length);
-            else for (int64_t j = 0; j < length; ++j) row[j] = negative_of<D>(row[j]);
-          }
-        }
+        if (variant == 3) handed_back_stretches<D>(rng, buf.data, rows, length, 4000);  // two stretches of such rows
         std::vector<R> acc(static_cast<size_t>(rows));
         k.fill_start(acc.data(), rows);
         for (R& a : acc)
