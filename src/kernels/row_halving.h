@@ -65,7 +65,8 @@ struct RowHalving {
   // Rows [0, done) of n rows of `length` at x merged into acc[0, done) (acc[k] = max(acc[k], row
   // k)); returns done, a multiple of N (0 where applies(length) does not hold). A row under N
   // lanes is loaded whole from its start, so the rows whose load would pass the end of x are left
-  // to the caller. float32: it stops before the first group it cannot vouch for (fold_groups).
+  // to the caller. float32, float16/bfloat16: it stops before the first group it cannot vouch for
+  // (fold_groups).
   static int64_t run(const T* x, int64_t n, int64_t length, T* acc) {
     if (!applies(length)) return 0;
     const ptrdiff_t k = static_cast<ptrdiff_t>(length), rows = static_cast<ptrdiff_t>(n);

@@ -39,10 +39,11 @@ void transpose_rows_split(const Raw* x, ptrdiff_t n, Raw* out) {
 template <class Raw>
 void transpose_rows_split6(const Raw* x, ptrdiff_t n, Raw* out) {
   static_assert(sizeof(Raw) == 2, "16-bit rows");
+  constexpr int kN = simd::kBytes / sizeof(Raw);  // rows a round: six loads
   using U = simd::Vec<uint32_t>;
-  for (ptrdiff_t r = 0; r < n; r += 8, x += 48) {
+  for (ptrdiff_t r = 0; r < n; r += kN, x += 6 * kN) {
     U v[6], u[6];
-    for (int i = 0; i < 6; ++i) v[i] = simd::bits<U>(simd::load(x + 8 * i));
+    for (int i = 0; i < 6; ++i) v[i] = simd::bits<U>(simd::load(x + kN * i));
     simd::split_rows<3, uint32_t>(v, u);          // unit i of rows 0-3 in u[i]
     simd::split_rows<3, uint32_t>(v + 3, u + 3);  // of rows 4-7 in u[3 + i]
     for (int i = 0; i < 3; ++i) {
@@ -144,7 +145,7 @@ struct ShortRows {
   // elements: ArgMax near 48 float32, 32 float64, past 64 float16 and uint8; ReduceMax float32
   // between 21 and 40. (Rows some kinds take by groups first, ahead of this path: RowGroupMax,
   // row_group_max.h, e.g. the arg kinds' byte rows from 129; RowHalving, row_halving.h,
-  // ReduceMax over float32 and 1- and 4-byte integer rows from 5.)
+  // ReduceMax over float32 and 1- and 4-byte integer rows from 5, float16/bfloat16 from 9.)
   static constexpr int64_t kMaxLength = (Columns::kTracksIndex ? 12 : 6) * simd::kBytes / sizeof(Raw);
   static constexpr int64_t kBlockRows = 1024 / sizeof(Raw);
   static_assert(kTile % (simd::kBytes / sizeof(Raw)) == 0, "blocks are whole squares of lanes");
