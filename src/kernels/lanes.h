@@ -226,6 +226,13 @@ struct IntLanes {
   static constexpr bool kRawRows = false;  // the Summary is keyless already
 };
 
+// float16/bfloat16 lanes (bits as int16) holding a negative NaN: above -inf's bits (`neg_inf`),
+// below zero. An int16 max keeps such a state against every positive number, so the halving
+// folds (row_halving.h, row_group_max.h) hand a group with one back instead of merging it.
+inline simd::Vec<int16_t> negative_nan_lanes(simd::Vec<int16_t> bits, uint16_t neg_inf) {
+  return (bits > simd::splat(static_cast<int16_t>(neg_inf))) & (bits < simd::Vec<int16_t>{});
+}
+
 // float16 / bfloat16 as raw bits, never widened. As int16, the non-negative values (+0 .. +inf,
 // then +NaN) are ordered; the negative ones are ordered by magnitude as uint16. So a block needs
 // three lane-wise ops: P = max_s(bits), L = min_u(bits), H = max_u(bits):

@@ -204,8 +204,7 @@ struct RowGroupMax {
         // A positive maximum beats every state but a NaN: a positive NaN is above it as int16 too,
         // a negative one (-1023 .. -1 as int16 for float16) is not, so such a state goes back.
         const E state = simd::bits<E>(simd::load(a));
-        const E neg_inf = simd::splat(static_cast<int16_t>(Rows::Lanes::neg_inf()));
-        exact = exact && !simd::any((state > neg_inf) & (state < E{}));
+        exact = exact && !simd::any(negative_nan_lanes(state, Rows::Lanes::neg_inf()));
         if (!exact) return g * kN;
         simd::store(a, simd::bits<V>(vmax(state, m)));
       } else {

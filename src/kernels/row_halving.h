@@ -176,9 +176,10 @@ struct RowHalving {
   // not, so such a state stops it (false, the states untouched), as does a NaN in the group.
   // (Out of line, one copy for the row loaders, it ran rows of 9-20 0.8x: a call a group.)
   static bool merge_half(const T* at, ptrdiff_t k, Node m, T* a) {
-    const S state = simd::bits<S>(simd::load(a)), neg_inf = simd::splat(static_cast<int16_t>(HalfTraits::lowest()));
-    if (simd::any((m.p > simd::splat(static_cast<int16_t>(HalfTraits::highest()))) | (m.h > simd::bits<V>(neg_inf)) |
-                  ((state > neg_inf) & (state < S{}))))
+    const S state = simd::bits<S>(simd::load(a));
+    if (simd::any((m.p > simd::splat(static_cast<int16_t>(HalfTraits::highest()))) |
+                  (m.h > simd::splat(static_cast<uint16_t>(HalfTraits::lowest()))) |
+                  negative_nan_lanes(state, HalfTraits::lowest())))
       return false;
     if (simd::any(m.p <= S{})) return rows_not_positive(at, k, m.p, a);
     simd::store(a, simd::bits<V>(vmax(state, m.p)));
