@@ -105,15 +105,19 @@ int feed(uintptr_t data, double count) {
   return 0;
 }
 
-// A column tile at `data`: columns [first_column, first_column + width) of every reduced row of
-// outer slice `outer_index`, packed row after row (response word kTileWidthWord gives the width).
-int feed_tile(uintptr_t data, double outer_index, double first_column, double width) {
-  if (!g_ready || !(outer_index >= 0 && first_column >= 0 && width >= 0 && outer_index + first_column + width <= 9e15) ||
+// A column tile at `data`, or part of one: columns [first_column, first_column + width) of reduced
+// rows [first_row, first_row + rows) of outer slice `outer_index`, packed row after row (response
+// word kTileWidthWord gives the width; the caller splits the rows where they outgrow its buffer).
+int feed_tile(uintptr_t data, double outer_index, double first_column, double width, double first_row, double rows) {
+  if (!g_ready ||
+      !(outer_index >= 0 && first_column >= 0 && width >= 0 && first_row >= 0 && rows >= 0 &&
+        outer_index + first_column + width + first_row + rows <= 9e15) ||
       !g_execution.tile_is_next(static_cast<int64_t>(outer_index), static_cast<int64_t>(first_column),
-                                static_cast<int64_t>(width)))
+                                static_cast<int64_t>(width), static_cast<int64_t>(first_row), static_cast<int64_t>(rows)))
     return fail("onnx-extrema: input fed out of order (internal error)");
   g_execution.feed_tile(reinterpret_cast<const void*>(data), static_cast<int64_t>(outer_index),
-                        static_cast<int64_t>(first_column), static_cast<int64_t>(width));
+                        static_cast<int64_t>(first_column), static_cast<int64_t>(width), static_cast<int64_t>(first_row),
+                        static_cast<int64_t>(rows));
   if (g_execution.windowed()) report_window();
   return 0;
 }

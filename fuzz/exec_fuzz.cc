@@ -325,7 +325,18 @@ void feed_tiles(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, int 
         fail(fits ? "tile_is_next refused the next tile" : "tile_is_next accepted a tile wider than the window", std::to_string(w));
       w = std::min(w, ex.held_states());
       if (c + w < plan.inner && ex.tile_is_next(o, c + w, 1)) fail("tile_is_next accepted a tile out of order", "");
-      ex.feed_tile(stage::pack_tile(x.bytes.data(), plan, size, o, c, w).get(), o, c, w);
+      // Its rows in parts of any length (feedTiles splits a tile whose rows outgrow the staging
+      // buffer): only the tile's next rows may come until its last, and no state is final before.
+      const int64_t final_before = ex.final_states();
+      for (int64_t r0 = 0; r0 < plan.reduce;) {
+        const int64_t rows = std::min<int64_t>(plan.reduce - r0, small_int(in, 1, 40));
+        if (!ex.tile_is_next(o, c, w, r0, rows)) fail("tile_is_next refused a tile's next rows", std::to_string(r0));
+        if (r0 > 0 && (ex.feed_accepts(1) || ex.tile_is_next(o, c, w, 0, rows) || ex.tile_is_next(o, c, w, r0 + 1, 1) ||
+                       ex.final_states() != final_before))
+          fail("a tile's parts out of order accepted, or states final inside a tile", std::to_string(r0));
+        ex.feed_tile(stage::pack_tile(x.bytes.data(), plan, size, o, c, w, r0, rows).get(), o, c, w, r0, rows);
+        r0 += rows;
+      }
       after(plan.reduce * w);
       c += w;
     }

@@ -240,7 +240,8 @@ function feedInput(s, input, drain) {
 // A wide column plan (ArgMax over the channels of [1, 21, 512, 512]) streams as column tiles, so
 // the running state of a tile's columns stays in cache while all its rows pass over it: for each
 // outer slice, left to right, columns [c, c + width) of every reduced row are copied into the
-// staging buffer packed row after row (reduce x w), then reduced. The core picks the width
+// staging buffer packed row after row (reduce x w), then reduced. Where the rows of a tile do not
+// all fit (150 classes), they go in parts of equal rows, each part a feed. The core picks the width
 // (src/exec/execution.h: column_tile_width) and checks the order. `drain` as in feedInput.
 function feedTiles(s, input, width, drain) {
   const { M, staging } = s;
@@ -249,15 +250,20 @@ function feedTiles(s, input, width, drain) {
   const outer = words[h], reduce = words[h + 1], inner = words[h + 2];
   const { viewName, source, unit } = stagingSource(input);
   const rowStep = inner * unit;
+  const parts = Math.ceil(reduce / Math.floor(STAGING_BYTES / (width * input.info.bytes)));
+  const partRows = Math.ceil(reduce / parts);
   for (let o = 0; o < outer; o += 1) {
     for (let c = 0; c < inner; c += width) {
       const w = Math.min(width, inner - c);
       const length = w * unit;
-      const view = heap(s)[viewName ?? 'HEAPU8'];
-      let from = (o * reduce * inner + c) * unit;
-      for (let r = 0, to = staging / view.BYTES_PER_ELEMENT; r < reduce; r += 1, from += rowStep, to += length)
-        view.set(source.subarray(from, from + length), to);
-      check(M, M._feedTile(staging, o, c, w));
+      for (let r0 = 0; r0 < reduce; r0 += partRows) {
+        const rows = Math.min(partRows, reduce - r0);
+        const view = heap(s)[viewName ?? 'HEAPU8'];
+        let from = ((o * reduce + r0) * inner + c) * unit;
+        for (let r = 0, to = staging / view.BYTES_PER_ELEMENT; r < rows; r += 1, from += rowStep, to += length)
+          view.set(source.subarray(from, from + length), to);
+        check(M, M._feedTile(staging, o, c, w, r0, rows));
+      }
       if (drain) drain();
     }
   }

@@ -25,7 +25,8 @@ namespace ox {
 // Staged input of a wide column plan (ArgMax over the channels of [1, 21, 512, 512]) is best fed
 // as column tiles: this is their width in elements for a staging buffer of `staging_bytes`, or 0
 // when the plan streams in row-major order (a row case, a prefix, a state that stays in cache
-// anyway, or tile rows too short to copy efficiently: below 8 KiB, more than 32 reduced rows).
+// anyway). Where the reduced rows of tiles that wide do not fit (rows below 8 KiB: more than 32
+// float32 rows), the rows of each tile come in parts, rows of 16 KiB.
 int64_t column_tile_width(const Plan& plan, int64_t staging_bytes);
 // Whether the plan's input can be fed as column tiles at all: one step with inner > 1 (no prefix
 // axes) and some input.
@@ -74,16 +75,27 @@ class Execution {
   bool feed_accepts(int64_t count) const;
   // The next `count` input elements, in row-major order (count may be 0). Precondition: feed_accepts.
   void feed(const void* data, int64_t count);
-  // A column tile (see column_tile_width): columns [first_column, first_column + width) of all
-  // `reduce` rows of outer slice `outer_index`, packed row after row (reduce x width elements).
-  // The running state of those columns stays in cache over all the rows, where a row-major chunk
-  // of a wide map touches the state of every column it holds, once per row.
-  // Precondition: tile_is_next(outer_index, first_column, width).
-  void feed_tile(const void* data, int64_t outer_index, int64_t first_column, int64_t width);
+  // A column tile (see column_tile_width), or part of one: columns [first_column, first_column +
+  // width) of reduced rows [first_row, first_row + rows) of outer slice `outer_index`, packed row
+  // after row (rows x width elements). The running state of those columns stays in cache over
+  // all the rows, where a row-major chunk of a wide map touches the state of every column it
+  // holds, once per row. A tile's states are final once its last rows are fed.
+  // Precondition: tile_is_next(outer_index, first_column, width, first_row, rows).
+  void feed_tile(const void* data, int64_t outer_index, int64_t first_column, int64_t width, int64_t first_row,
+                 int64_t rows);
   // Whether that tile continues the input fed so far: a plan without prefix axes and with
   // inner > 1, tiles left to right within an outer slice, slices in order, and no wider than a
-  // window. Row-major feeding may resume only where a slice ends (see between_tiles).
-  bool tile_is_next(int64_t outer_index, int64_t first_column, int64_t width) const;
+  // window; a tile's parts in order of rows, each starting where the last ended, and nothing
+  // else until its last. Row-major feeding may resume only where a slice ends (see between_tiles).
+  bool tile_is_next(int64_t outer_index, int64_t first_column, int64_t width, int64_t first_row,
+                    int64_t rows) const;
+  // A whole tile (all `reduce` rows) in one feed.
+  void feed_tile(const void* data, int64_t outer_index, int64_t first_column, int64_t width) {
+    feed_tile(data, outer_index, first_column, width, 0, plan_.reduce);
+  }
+  bool tile_is_next(int64_t outer_index, int64_t first_column, int64_t width) const {
+    return tile_is_next(outer_index, first_column, width, 0, plan_.reduce);
+  }
   // True when the last tile left its outer slice part-way: only the next tile may follow.
   bool between_tiles() const { return between_tiles_; }
   // Gathered (see above; then feed_gathered is the only way to feed): the next window, the input
@@ -133,6 +145,10 @@ class Execution {
   int32_t input_size_ = 0;
   int64_t position_ = 0;
   bool between_tiles_ = false;
+  struct TilePart {  // the tile being fed in parts: rows_fed > 0 while its rows are not all fed
+    int64_t outer = 0, first_column = 0, width = 0, rows_fed = 0;
+  };
+  TilePart tile_;
   // A unit is `unit_inputs_` input elements in row-major order that make `unit_states_` states
   // final: a row (inner == 1) or an outer slice.
   int64_t unit_states_ = 1;

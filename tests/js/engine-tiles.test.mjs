@@ -1,6 +1,7 @@
 // The column-tile path of js/engine.js: a wide column plan (ArgMax over the channels of a
-// segmentation map) streams as tiles of columns of every reduced row. Shapes here take that path
-// (checked by watching the module's _feedTile), with a narrower last tile in every slice, for
+// segmentation map) streams as tiles of columns of every reduced row, the rows in parts where they
+// do not all fit the staging buffer. Shapes here take that path (checked by watching the module's
+// _feedTile), with a narrower last tile in every slice, for
 // every dtype of ArgMax/ArgMin (both select_last values), Hardmax and single-axis ReduceMax,
 // NaNs and maxima planted on both sides of each tile edge; results against the plain reference.
 import assert from 'node:assert/strict';
@@ -20,23 +21,27 @@ const numberOf = (type, v) => {
   return family === 'float16' ? float16Value(v) : family === 'bfloat16' ? bfloat16Value(v) : v;
 };
 
-// Records the tiles the engine feeds: [outer index, first column, width].
+// Records the tiles (or parts of tiles) the engine feeds: [outer index, first column, width,
+// first row, rows].
 function watchTiles(M) {
   const tiles = [];
   const original = M._feedTile;
-  M._feedTile = (at, o, c, w) => (tiles.push([o, c, w]), original.call(M, at, o, c, w));
+  M._feedTile = (at, o, c, w, r0, rows) => (tiles.push([o, c, w, r0, rows]), original.call(M, at, o, c, w, r0, rows));
   return { tiles, restore: () => void (M._feedTile = original) };
 }
 
-// Every slice left to right in tiles of one width (the last narrower), slices in order.
-function assertTiling(tiles, outer, inner, where) {
+// Every slice left to right in tiles of one width (the last narrower), slices in order, each
+// tile's rows in parts of one size (the last shorter; one part where they all fit).
+function assertTiling(tiles, [outer, reduce, inner], where) {
   assert.ok(tiles.length > 0, `${where}: the tiled path was taken`);
-  const width = tiles[0][2];
+  const width = tiles[0][2], partRows = tiles[0][4];
   const expected = [];
-  for (let o = 0; o < outer; o += 1) for (let c = 0; c < inner; c += width) expected.push([o, c, Math.min(width, inner - c)]);
+  for (let o = 0; o < outer; o += 1)
+    for (let c = 0; c < inner; c += width)
+      for (let r0 = 0; r0 < reduce; r0 += partRows) expected.push([o, c, Math.min(width, inner - c), r0, Math.min(partRows, reduce - r0)]);
   assert.deepEqual(tiles, expected, `${where}: tiles`);
   assert.ok(inner % width !== 0, `${where}: a narrower last tile`);
-  return width;
+  return { width, partRows };
 }
 
 // Data drawn from the type's pool without NaN (ties are common), then at each tile edge (columns
@@ -57,23 +62,23 @@ function fill(type, dims, width, rng) {
 }
 
 // Runs op once to learn the tile width, then on data planted at those tile edges, against the reference.
-// Returns the tile width the engine took.
+// Returns the tiling the engine took ({ width, partRows }).
 function checkTiled(M, rng, op, type, dims, attrs, opset) {
   const where = `${op} ${type} ${JSON.stringify(dims)} ${JSON.stringify(attrs)}`;
   const inputs = (data) => (op === 'ReduceMax' ? [{ type, data, dims }, { type: 'int64', data: BigInt64Array.of(1n), dims: [1] }] : [{ type, data, dims }]);
   const count = dims[0] * dims[1] * dims[2];
   const watch = watchTiles(M);
-  let width;
+  let tiling;
   try {
     runNode(op, inputs(new TYPES[type].array(count)), attrs, opset);
-    width = assertTiling(watch.tiles, dims[0], dims[2], where);
+    tiling = assertTiling(watch.tiles, dims, where);
     watch.tiles.length = 0;
-    checkAgainstReference(runNode, op, inputs(fill(type, dims, width, rng)), attrs, opset, where);
-    assertTiling(watch.tiles, dims[0], dims[2], where);
+    checkAgainstReference(runNode, op, inputs(fill(type, dims, tiling.width, rng)), attrs, opset, where);
+    assert.deepEqual(assertTiling(watch.tiles, dims, where), tiling);
   } finally {
     watch.restore();
   }
-  return width;
+  return tiling;
 }
 
 test('column tiles: ArgMax and ArgMin in every dtype, a narrower last tile in each slice', async () => {
@@ -93,9 +98,25 @@ test('column tiles of more than 8 rows a multiple of 4 KiB apart are one SIMD ti
   const rng = prng(33);
   // 256 KiB of staging over 16 rows: 4096 float32 (16 KiB rows, one L1 set), so 4080; 32 rows of
   // uint8: 8192 -> 8176.
-  assert.equal(checkTiled(M, rng, 'ArgMax', 'float32', [1, 16, 40001], { axis: 1 }, 13), 4080);
-  assert.equal(checkTiled(M, rng, 'ArgMin', 'uint8', [1, 32, 60001], { axis: 1, select_last_index: 1 }, 13), 8176);
-  assert.equal(checkTiled(M, rng, 'Hardmax', 'float32', [1, 16, 40001], { axis: 1 }, 13), 4080);
+  assert.deepEqual(checkTiled(M, rng, 'ArgMax', 'float32', [1, 16, 40001], { axis: 1 }, 13), { width: 4080, partRows: 16 });
+  assert.deepEqual(checkTiled(M, rng, 'ArgMin', 'uint8', [1, 32, 60001], { axis: 1, select_last_index: 1 }, 13), { width: 8176, partRows: 32 });
+  assert.deepEqual(checkTiled(M, rng, 'Hardmax', 'float32', [1, 16, 40001], { axis: 1 }, 13), { width: 4080, partRows: 16 });
+});
+
+test('column tiles whose rows do not fit the staging buffer go in parts of rows', async () => {
+  await init();
+  const M = currentModule();
+  const rng = prng(34);
+  // Rows of 8 KiB would not fit (more than 32 float32 rows): rows of 16 KiB, a SIMD tile narrower
+  // (4080 float32), 16 to a buffer, so 40 rows go in three parts of 14 (the last 12).
+  const parted = { width: 4080, partRows: 14 };
+  assert.deepEqual(checkTiled(M, rng, 'ArgMax', 'float32', [1, 40, 40001], { axis: 1 }, 13), parted);
+  assert.deepEqual(checkTiled(M, rng, 'ArgMin', 'float32', [2, 40, 40001], { axis: 1, select_last_index: 1 }, 13), parted);
+  assert.deepEqual(checkTiled(M, rng, 'Hardmax', 'float32', [1, 40, 40001], { axis: 1 }, 13), parted);
+  assert.deepEqual(checkTiled(M, rng, 'ArgMax', 'float16', [1, 40, 50001], { axis: 1, select_last_index: 1 }, 13), { width: 8176, partRows: 14 });
+  assert.deepEqual(checkTiled(M, rng, 'ArgMax', 'uint8', [1, 70, 60001], { axis: 1 }, 13), { width: 16368, partRows: 14 });
+  assert.deepEqual(checkTiled(M, rng, 'ArgMin', 'float64', [1, 33, 40001], { axis: 1 }, 13), { width: 2032, partRows: 11 });
+  assert.deepEqual(checkTiled(M, rng, 'ArgMax', 'int64', [1, 33, 40001], { axis: 1, select_last_index: 1 }, 13), { width: 2032, partRows: 11 });
 });
 
 test('column tiles: Hardmax along a middle axis and single-axis ReduceMax, every dtype', async () => {

@@ -77,9 +77,10 @@ std::vector<uint64_t> make_values(DType t, int64_t outer, int64_t reduce, int64_
 }
 
 // The output of `plan` over x fed as tiles of `width` columns (a narrower last tile when width does
-// not divide inner); outer slices listed in `flat_slices` are fed row-major instead, which the
-// order rules allow at slice boundaries. Each tile sits in its own exactly sized heap block.
-std::vector<uint64_t> run_tiled(const ox::Plan& plan, const ref::Tensor& x, int64_t width,
+// not divide inner), each tile's rows in parts of `part_rows` (the last part shorter); outer slices
+// listed in `flat_slices` are fed row-major instead, which the order rules allow at slice
+// boundaries. Each part sits in its own exactly sized heap block.
+std::vector<uint64_t> run_tiled(const ox::Plan& plan, const ref::Tensor& x, int64_t width, int64_t part_rows,
                                 const std::vector<bool>& flat_slices, ox::Execution& run) {
   REQUIRE(run.start(plan).is_ok());
   const int size = ref::element_size(x.dtype);
@@ -94,9 +95,18 @@ std::vector<uint64_t> run_tiled(const ox::Plan& plan, const ref::Tensor& x, int6
     }
     for (int64_t c = 0; c < inner; c += width) {
       const int64_t w = std::min(width, inner - c);
-      REQUIRE(run.tile_is_next(o, c, w));
+      REQUIRE(run.tile_is_next(o, c, w, 0, std::min(part_rows, reduce)));
       if (c > 0) REQUIRE_FALSE(run.tile_is_next(o, 0, w));
-      run.feed_tile(stage::pack_tile(bytes.data(), plan, size, o, c, w).get(), o, c, w);
+      for (int64_t r0 = 0; r0 < reduce; r0 += part_rows) {
+        const int64_t rows = std::min(part_rows, reduce - r0);
+        if (r0 > 0) {  // inside the tile: its next rows only, nothing final yet
+          REQUIRE(run.tile_is_next(o, c, w, r0, rows));
+          REQUIRE_FALSE(run.tile_is_next(o, c, w, 0, rows));
+          REQUIRE_FALSE(run.feed_accepts(1));
+          REQUIRE(run.fed() == (o * inner + c) * reduce);
+        }
+        run.feed_tile(stage::pack_tile(bytes.data(), plan, size, o, c, w, r0, rows).get(), o, c, w, r0, rows);
+      }
       REQUIRE(run.between_tiles() == (c + w < inner));
     }
   }
@@ -115,16 +125,18 @@ ox::Plan resolved(const tb::Node& node) {
   return plan;
 }
 
-// Tiled against row-major (random chunks) against the reference, for one shape and tile width.
-void check_tiled(const Call& call, const ref::Tensor& x, int64_t width, tv::Rng& rng, ox::Execution& run) {
-  INFO(call.text << " tile width " << width);
+// Tiled against row-major (random chunks) against the reference, for one shape, tile width and
+// rows per part.
+void check_tiled(const Call& call, const ref::Tensor& x, int64_t width, int64_t part_rows, tv::Rng& rng,
+                 ox::Execution& run) {
+  INFO(call.text << " tile width " << width << ", parts of " << part_rows << " rows");
   const ox::Plan plan = resolved(call.node);
   REQUIRE(plan.prefix_count == 0);
   // (An axis of one element makes one row of all the columns: outer 1, inner dims[0] * dims[2].)
   REQUIRE(plan.inner == (x.dims[1] == 1 ? x.dims[0] * x.dims[2] : x.dims[2]));
   std::vector<bool> flat(static_cast<size_t>(plan.outer));
   for (size_t o = 0; o < flat.size(); ++o) flat[o] = rng.chance(20);
-  const std::vector<uint64_t> tiled = run_tiled(plan, x, width, flat, run);
+  const std::vector<uint64_t> tiled = run_tiled(plan, x, width, part_rows, flat, run);
   const th::Result rows = th::run(call.node, x, th::Chunks::random(rng.next()));
   REQUIRE(rows.status.is_ok());
   CHECK(th::mismatch(call.expected, rows.output) == "");
@@ -149,7 +161,8 @@ void random_tiles(const std::string& op, const std::vector<DType>& types, uint64
     ref::Tensor x = th::make_tensor(t, {outer, reduce, inner}, {});
     x.bits = make_values(t, outer, reduce, inner, width, rng);
     const Call call = make_call(op, x, rng.chance(50), rng.chance(50));
-    check_tiled(call, x, width, rng, shared);
+    const int64_t part_rows = rng.chance(50) ? reduce : rng.between(1, reduce);  // whole, or rows in parts
+    check_tiled(call, x, width, part_rows, rng, shared);
   }
 }
 
@@ -177,7 +190,9 @@ TEST_CASE("column tiles at the width the core picks, with a narrower last tile")
   };
   for (const Shape& shape : {Shape{DType::Float32, {2, 3, 70000}, 21840}, Shape{DType::Float16, {1, 7, 50000}, 18720},
                              Shape{DType::BFloat16, {1, 7, 50000}, 18720},
-                             Shape{DType::Float32, {1, 16, 40000}, 4080}}) {  // 16 KiB rows: a tile narrower
+                             Shape{DType::Float32, {1, 16, 40000}, 4080},  // 16 KiB rows: a tile narrower
+                             // rows that do not fit: tiles of 16 KiB rows (a tile narrower), in parts of 14 rows
+                             Shape{DType::Float32, {1, 40, 40000}, 4080}, Shape{DType::Float16, {1, 40, 50000}, 8176}}) {
     const DType t = shape.dtype;
     const std::vector<int64_t>& dims = shape.dims;
     const int64_t width = shape.width;
@@ -185,8 +200,9 @@ TEST_CASE("column tiles at the width the core picks, with a narrower last tile")
     x.bits = make_values(t, dims[0], dims[1], dims[2], width, rng);
     for (const std::string op : {"ArgMax", "ArgMin", "Hardmax"}) {
       const Call call = make_call(op, x, op == "ArgMin", false);
-      REQUIRE(ox::column_tile_width(resolved(call.node), kStagingBytes) == width);
-      check_tiled(call, x, width, rng, run);
+      const ox::Plan plan = resolved(call.node);
+      REQUIRE(ox::column_tile_width(plan, kStagingBytes) == width);
+      check_tiled(call, x, width, stage::tile_part_rows(plan, ref::element_size(t), width, kStagingBytes), rng, run);
     }
   }
 }
@@ -208,9 +224,13 @@ TEST_CASE("column_tile_width: tiles only where a slice's state outgrows the cach
   // float32 are (one SIMD tile narrower, below); 33 rows of 1984 are not, nor 64 rows of 1024; 64
   // rows of 4096 uint8 are not either.
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 32, 100000), kStagingBytes) == 2032);
-  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 33, 100000), kStagingBytes) == 0);
-  CHECK(column_tile_width(step_plan(PlanKind::ArgMin, DType::Float32, false, 2, 64, 65536), kStagingBytes) == 0);
-  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Uint8, false, 1, 64, 300000), kStagingBytes) == 0);
+  // More rows than fit at 8 KiB: tiles of 16 KiB rows (a tile narrower, 16 KiB being a set span), fed in parts.
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 33, 100000), kStagingBytes) == 4080);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMin, DType::Float32, false, 2, 64, 65536), kStagingBytes) == 4080);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Uint8, false, 1, 64, 300000), kStagingBytes) == 16368);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 150, 65536), kStagingBytes) == 4080);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 150, 4096), kStagingBytes) == 0);  // state in cache
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 150, 65536), 8192) == 2032);  // a small buffer
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Uint8, false, 1, 21, 262144), kStagingBytes) == 12480);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float64, false, 1, 21, 262144), kStagingBytes) == 1552);
   // Tile rows a multiple of 4 KiB apart would share an L1 set: one SIMD tile (16 elements) narrower
@@ -270,6 +290,30 @@ TEST_CASE("tile order: left to right, slices in order, row-major feeding only at
   CHECK_FALSE(run.tile_is_next(0, 2, 3));
   run.feed(x.data(), 24);
   CHECK(run.tile_is_next(1, 0, 10));  // a whole slice was fed: tiles may take over
+
+  // A tile's rows in parts: each from where the last ended, nothing else in between, and its
+  // states final (fed() counting them) only after its last rows.
+  REQUIRE(run.start(plan).is_ok());
+  CHECK(run.tile_is_next(0, 0, 4, 0, 2));
+  CHECK_FALSE(run.tile_is_next(0, 0, 4, 1, 2));  // not from row 0
+  CHECK_FALSE(run.tile_is_next(0, 0, 4, 0, 4));  // past the rows
+  CHECK_FALSE(run.tile_is_next(0, 0, 4, 0, 0));
+  run.feed_tile(x.data(), 0, 0, 4, 0, 2);
+  CHECK(run.fed() == 0);
+  CHECK_FALSE(run.between_tiles());
+  CHECK_FALSE(run.feed_accepts(1));
+  CHECK_FALSE(run.tile_is_next(0, 0, 4, 0, 1));  // the tile again from row 0
+  CHECK_FALSE(run.tile_is_next(0, 4, 6, 0, 3));  // the next tile
+  CHECK_FALSE(run.tile_is_next(0, 0, 5, 2, 1));  // another width
+  CHECK_FALSE(run.tile_is_next(1, 0, 4, 2, 1));  // another slice
+  CHECK_FALSE(run.tile_is_next(0, 0, 4, 1, 1));
+  CHECK_FALSE(run.tile_is_next(0, 0, 4, 2, 2));
+  CHECK(run.tile_is_next(0, 0, 4, 2, 1));
+  run.feed_tile(x.data(), 0, 0, 4, 2, 1);
+  CHECK(run.fed() == 12);
+  CHECK(run.between_tiles());
+  CHECK(run.tile_is_next(0, 4, 6, 0, 1));
+  CHECK_FALSE(run.tile_is_next(0, 4, 6, 1, 1));
 
   // Plans without columns to tile.
   REQUIRE(run.start(step_plan(PlanKind::ArgMax, DType::Float32, false, 6, 10, 1)).is_ok());

@@ -216,10 +216,12 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
       after_feed(count);
     }
   } else if (f.tile > 0) {  // js/engine.js feedTiles: per outer slice, left to right, reduce x w packed
+    const int64_t part_rows = stage::tile_part_rows(plan, in_size, f.tile, w.staging_bytes);
     for (int64_t o = 0; o < plan.outer && broken.empty(); ++o)
       for (int64_t c = 0; c < plan.inner && broken.empty(); c += f.tile) {
         const int64_t width = std::min(f.tile, plan.inner - c);
-        if (!expect(execution.tile_is_next(o, c, width), "tile_is_next refuses the next tile")) return;
+        if (!expect(execution.tile_is_next(o, c, width, 0, std::min(part_rows, plan.reduce)), "tile_is_next refuses the next tile"))
+          return;
         if (execution.windowed()) {
           // Inside a slice only the next tile may come; at a slice's start a row-major feed may,
           // if it touches no more states than the window holds.
@@ -227,7 +229,18 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
           else expect(!execution.feed_accepts(f.held + 1), "a row-major feed reaching past the window accepted");
           if (c + width < plan.inner) expect(!execution.tile_is_next(o, c, width + 1), "a tile wider than the window accepted");
         }
-        execution.feed_tile(stage::pack_tile(bytes.data(), plan, in_size, o, c, width).get(), o, c, width);
+        for (int64_t r0 = 0; r0 < plan.reduce && broken.empty(); r0 += part_rows) {
+          const int64_t rows = std::min(part_rows, plan.reduce - r0);
+          if (r0 > 0) {  // inside a tile: only its next rows
+            if (!expect(execution.tile_is_next(o, c, width, r0, rows), "tile_is_next refuses a tile's next rows") ||
+                !expect(!execution.feed_accepts(1), "a row-major feed accepted inside a tile") ||
+                !expect(!execution.tile_is_next(o, c, width, 0, rows), "a tile restarted inside a tile") ||
+                !expect(execution.final_states() == drained, "states made final inside a tile"))
+              return;
+          }
+          execution.feed_tile(stage::pack_tile(bytes.data(), plan, in_size, o, c, width, r0, rows).get(), o, c, width, r0,
+                              rows);
+        }
         after_feed(plan.reduce * width);
       }
   } else {  // js/engine.js feedInput: chunks of at most a staging buffer

@@ -14,15 +14,25 @@
 
 namespace stage {
 
-// Columns [c, c + w) of every reduced row of outer slice o of `input` (row-major, `size` bytes per
-// element), packed row after row into a block of exactly reduce x w elements (ASan sees any read
-// past it), as feedTiles copies them into the staging buffer.
+// Columns [c, c + w) of reduced rows [r0, r0 + rows) of outer slice o of `input` (row-major,
+// `size` bytes per element), packed row after row into a block of exactly rows x w elements (ASan
+// sees any read past it), as feedTiles copies them into the staging buffer; all rows by default.
 inline std::unique_ptr<uint8_t[]> pack_tile(const uint8_t* input, const ox::Plan& p, int size, int64_t o, int64_t c,
-                                            int64_t w) {
-  std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(p.reduce * w * size)]);
-  for (int64_t r = 0; r < p.reduce; ++r)
-    std::memcpy(tile.get() + r * w * size, input + ((o * p.reduce + r) * p.inner + c) * size, static_cast<size_t>(w * size));
+                                            int64_t w, int64_t r0 = 0, int64_t rows = -1) {
+  if (rows < 0) rows = p.reduce;
+  std::unique_ptr<uint8_t[]> tile(new uint8_t[static_cast<size_t>(rows * w * size)]);
+  for (int64_t r = 0; r < rows; ++r)
+    std::memcpy(tile.get() + r * w * size, input + ((o * p.reduce + r0 + r) * p.inner + c) * size,
+                static_cast<size_t>(w * size));
   return tile;
+}
+
+// The rows of each part of a tile `width` wide, as feedTiles splits them: all rows where they fit
+// in `staging_bytes`, else equal parts (the last one shorter) as few as fit.
+inline int64_t tile_part_rows(const ox::Plan& p, int size, int64_t width, int64_t staging_bytes) {
+  const int64_t fit = staging_bytes / (width * size);
+  const int64_t parts = (p.reduce + fit - 1) / fit;
+  return (p.reduce + parts - 1) / parts;
 }
 
 // Feeds input elements [at, at + n) (row-major, `size` bytes each) from a block of exactly their
