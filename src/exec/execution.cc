@@ -29,8 +29,11 @@ void widen_indices(const int32_t* from, int64_t count, char* out) {
   }
 }
 
-// Tiling pays off once a slice's state outgrows the cache a row-major chunk would reuse it from,
-// and when each of a tile's `reduce` row copies is long enough to stream: measured on
+// Tiling pays off once a slice's state outgrows the cache a row-major chunk would reuse it from
+// (above 64 KiB: ArgMax over [1, 150, 128, 128] and [1, 21, 128, 128], 128 KiB of state, float32
+// 1.03-1.11x end to end, float16 1.08-1.13x, float64 [1, 21, 128, 128] 1.39x, against a bound of
+// 256 KiB; a bound of 32 KiB gained nothing more), and when each of a tile's `reduce` row copies
+// is long enough to stream: measured on
 // [1, R, 512, 512] against row-major chunks, tiles of 12 KiB rows (R = 21) were 8-10% faster for
 // float32 and 1.8x for uint8, 8 KiB rows (R = 32) even, 4 KiB rows (R = 64) slower.
 // A tile whose rows would be a multiple of 4 KiB apart, more of them than an L1 set holds (R = 16
@@ -38,16 +41,16 @@ void widen_indices(const int32_t* from, int64_t count, char* out) {
 // walking 16-32 rows of one set thrashed it (ArgMax [1, 32, 512, 512] and [1, 16, 512, 512]
 // float32 1.06-1.09x end to end, uint8 and float16 1.02-1.03x, with the staging buffer aligned;
 // 1.09-1.20x before it was).
-constexpr int64_t kTiledStateBytes = 256 * 1024;
+constexpr int64_t kTiledStateBytes = 64 * 1024;
 constexpr int64_t kMinTileRowBytes = 8 * 1024;
 // Where the reduced rows of a tile at least kMinTileRowBytes wide do not all fit in the staging
 // buffer (more than 32 float32 rows), the tile's rows come in parts (feed_tile's row range) and
 // its rows are this long: the column state of ArgMax over the 150 classes of [1, 150, 256, 256]
 // stays in cache where row-major chunks swept all 65536 columns' state once per row (end to end
-// float32 1.25x, float16 2.2x, uint8 1.44x, [1, 64, 256, 256] 1.20x; rows of 32 KiB ran float32
-// alike, the 8- and 16-bit types 10-15% slower, of 8 KiB float32 10% slower). Tiles whose rows
-// all fit keep them in one part: 21 rows of [1, 21, 512, 512] in three parts of 24 KiB rows ran
-// float32 level, float16 0.78x, uint8 0.71x.
+// float32 1.25-1.30x, float16 2.2-2.3x, uint8 1.44-1.49x, [1, 64, 256, 256] 1.20-1.25x; rows of
+// 32 KiB ran float32 alike, the 8- and 16-bit types 10-15% slower, of 8 KiB float32 10% slower).
+// Tiles whose rows all fit keep them in one part: 21 rows of [1, 21, 512, 512] in three parts of
+// 24 KiB rows ran float32 level, float16 0.78x, uint8 0.71x.
 constexpr int64_t kPartedTileRowBytes = 16 * 1024;
 constexpr int64_t kTileAlignment = 16;  // elements: whole SIMD tiles of every lane width
 

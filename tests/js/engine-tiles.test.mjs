@@ -124,7 +124,7 @@ test('column tiles: Hardmax along a middle axis and single-axis ReduceMax, every
   const M = currentModule();
   const rng = prng(32);
   for (const type of HARDMAX_TYPES) checkTiled(M, rng, 'Hardmax', type, [2, 5, 70001], { axis: 1 }, 13);
-  // ReduceMax keeps no index: a slice's state outgrows the cache at 256 KiB of values.
+  // ReduceMax keeps no index: a slice's state outgrows the cache at 64 KiB of values.
   for (const type of REDUCE_TYPES) {
     const dims = TYPES[type].array.BYTES_PER_ELEMENT === 1 ? [1, 3, 270001] : [1 + rng.int(2), 3, 140001];
     checkTiled(M, rng, 'ReduceMax', type, dims, { keepdims: rng.int(2) }, 20);

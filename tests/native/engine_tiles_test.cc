@@ -214,17 +214,17 @@ TEST_CASE("column_tile_width: tiles only where a slice's state outgrows the cach
   CHECK(column_tile_width(step_plan(PlanKind::Hardmax, DType::Float32, false, 1, 21, 262144), kStagingBytes) == 3120);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMin, DType::Float16, false, 1, 21, 262144), kStagingBytes) == 6240);
   CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 4, 21, 262144), kStagingBytes) == 3120);
-  // State of exactly 256 KiB per slice (32768 x (4 + 4)) stays in cache: row-major; one more column tiles.
-  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 21, 32768), kStagingBytes) == 0);
-  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 21, 32769), kStagingBytes) == 3120);
-  // ReduceMax keeps no index: 65536 float32 columns are 256 KiB.
-  CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 21, 65536), kStagingBytes) == 0);
-  CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 21, 65537), kStagingBytes) == 3120);
-  // Tile rows under 8 KiB (a long reduced axis) are not worth their copies: 32 rows of 2048
-  // float32 are (one SIMD tile narrower, below); 33 rows of 1984 are not, nor 64 rows of 1024; 64
-  // rows of 4096 uint8 are not either.
+  // State of exactly 64 KiB per slice (8192 x (4 + 4)) stays in cache: row-major; one more column tiles.
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 21, 8192), kStagingBytes) == 0);
+  CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 21, 8193), kStagingBytes) == 3120);
+  // ReduceMax keeps no index: 16384 float32 columns are 64 KiB.
+  CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 21, 16384), kStagingBytes) == 0);
+  CHECK(column_tile_width(step_plan(PlanKind::ReduceMax, DType::Float32, false, 1, 21, 16385), kStagingBytes) == 3120);
+  // Tile rows of 8 KiB and more take every reduced row at once: 32 rows of 2048 float32 (one SIMD
+  // tile narrower, below).
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 32, 100000), kStagingBytes) == 2032);
-  // More rows than fit at 8 KiB: tiles of 16 KiB rows (a tile narrower, 16 KiB being a set span), fed in parts.
+  // More rows than fit at 8 KiB (33 rows of 1984, 64 of 1024, 64 rows of 4096 uint8): tiles of 16
+  // KiB rows (a tile narrower, 16 KiB being a set span), fed in parts.
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 33, 100000), kStagingBytes) == 4080);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMin, DType::Float32, false, 2, 64, 65536), kStagingBytes) == 4080);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Uint8, false, 1, 64, 300000), kStagingBytes) == 16368);
