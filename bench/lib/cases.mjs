@@ -20,6 +20,9 @@ const BASE = [
   { name: 'argmax_seg4_nhwc', op: 'ArgMax', dims: [1, 512, 512, 4], attrs: { axis: -1, keepdims: 0 } },
   // A binary head in NCHW layout: two rows of columns.
   { name: 'argmax_mask', op: 'ArgMax', dims: [1, 2, 512, 512], attrs: { axis: 1, keepdims: 0 } },
+  // Many classes: an ADE20K head at a quarter of the input's resolution (SegFormer), 150 rows of
+  // columns, whose tiles' rows do not all fit the staging buffer (they go in parts).
+  { name: 'argmax_seg150', op: 'ArgMax', dims: [1, 150, 128, 128], attrs: { axis: 1, keepdims: 0 } },
   // Columns narrower than a SIMD tile: per-coordinate extremes of a point cloud (x, y, z).
   { name: 'argmax_points', op: 'ArgMax', dims: [1048576, 3], attrs: { axis: 0 } },
   { name: 'reducemax_points', op: 'ReduceMax', dims: [1048576, 3], axes: [0] },
