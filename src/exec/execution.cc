@@ -115,7 +115,7 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
   if (&plan != &plan_) copy_plan(plan, &plan_);
   position_ = 0;
   between_tiles_ = false;
-  tile_ = TilePart{};
+  tile_width_ = tile_rows_fed_ = 0;
   windowed_ = false;
   gathered_states_ = 0;  // (gather_ is read only when gathered(): plan_window sets it then)
   window_first_ = 0;
@@ -316,7 +316,7 @@ int64_t Execution::states_touched_after(int64_t position) const {
 }
 
 bool Execution::feed_accepts(int64_t count) const {
-  if (count < 0 || count > plan_.input_count - position_ || between_tiles_ || tile_.rows_fed > 0 || gathered())
+  if (count < 0 || count > plan_.input_count - position_ || between_tiles_ || tile_rows_fed_ > 0 || gathered())
     return false;
   if (!windowed_ || count == 0) return true;
   // After the slide the window starts at the final states.
@@ -385,11 +385,10 @@ bool Execution::tile_is_next(int64_t outer_index, int64_t first_column, int64_t 
   if (!takes_column_tiles(p)) return false;
   if (outer_index < 0 || outer_index >= p.outer || first_column < 0 || width < 1 || width > p.inner - first_column)
     return false;
-  if (first_row < 0 || rows < 1 || rows > p.reduce - first_row) return false;
-  // The rows after the first part: the same tile, from where the last part ended.
-  if (first_row > 0 || tile_.rows_fed > 0)
-    return first_row == tile_.rows_fed && outer_index == tile_.outer && first_column == tile_.first_column &&
-           width == tile_.width;
+  // A tile's parts in order of rows, each from where the last ended, the same width (position_
+  // stays at the tile's start until its last rows, so the checks below name the same tile).
+  if (first_row != tile_rows_fed_ || rows < 1 || rows > p.reduce - first_row || (first_row > 0 && width != tile_width_))
+    return false;
   // A tile starting a slice follows any whole slices; one inside a slice, only the tile before it.
   const int64_t first = outer_index * p.inner + first_column;
   return position_ == first * p.reduce && (first_column == 0 || between_tiles_) &&
@@ -402,9 +401,9 @@ void Execution::feed_tile(const void* data, int64_t outer_index, int64_t first_c
   const int64_t state = outer_index * plan_.inner + first_column - window_first_;
   kernels_.columns(data, rows, width, width, first_row, best_.data() + state * input_size_,
                    reinterpret_cast<int32_t*>(index_.data()) + state);
-  tile_ = TilePart{outer_index, first_column, width, first_row + rows};
-  if (tile_.rows_fed < plan_.reduce) return;  // its states stay partial until its last rows
-  tile_.rows_fed = 0;
+  tile_width_ = width, tile_rows_fed_ = first_row + rows;
+  if (tile_rows_fed_ < plan_.reduce) return;  // its states stay partial until its last rows
+  tile_rows_fed_ = 0;
   position_ += plan_.reduce * width;
   between_tiles_ = first_column + width < plan_.inner;
 }

@@ -145,10 +145,8 @@ class Execution {
   int32_t input_size_ = 0;
   int64_t position_ = 0;
   bool between_tiles_ = false;
-  struct TilePart {  // the tile being fed in parts: rows_fed > 0 while its rows are not all fed
-    int64_t outer = 0, first_column = 0, width = 0, rows_fed = 0;
-  };
-  TilePart tile_;
+  // A tile fed in parts: its width, and its rows fed so far (0 between whole tiles).
+  int64_t tile_width_ = 0, tile_rows_fed_ = 0;
   // A unit is `unit_inputs_` input elements in row-major order that make `unit_states_` states
   // final: a row (inner == 1) or an outer slice.
   int64_t unit_states_ = 1;
