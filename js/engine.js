@@ -6,9 +6,9 @@
 // memory) makes the whole call a single crossing into wasm (bindings' run(), where a request
 // repeating an earlier one reuses its plan); no view or string is made per call. Hardmax's
 // one-hot output is built here from the winning indices.
-import { DTYPE_BY_CODE, describeValue } from './dtypes.js';
+import { DTYPE_BY_CODE, dataClass, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
-import { Tensor, readTensorLike } from './tensor.js';
+import { Tensor, expectedClassText, readTensorLike } from './tensor.js';
 import { RequestWriter } from './wire.js';
 
 const STAGING_BYTES = 256 * 1024;
@@ -104,15 +104,30 @@ function check(M, status) {
   if (status !== 0) throw new Error(M._lastError());
 }
 
+// Options are an object or absent: anything else is an error, so that an array given where
+// { out: array } was meant is not silently ignored.
+function checkedOptions(opType, options, opset) {
+  if (typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options))
+    throw nodeError(opType, opset, `options must be an object such as { opset, out }, got ${describeValue(options)}`);
+  return options;
+}
+
+/** The opset of the friendly functions' options { opset, out } (runNode reads `out`). */
+export function optionsOpset(opType, options) {
+  return options === undefined || options === null ? undefined : checkedOptions(opType, options, undefined).opset;
+}
+
 /**
  * Runs one ONNX node, exactly as a model would call it.
  * @param {string} opType 'ArgMax' | 'ArgMin' | 'ReduceMax' | 'Hardmax'
  * @param {Array<{type, data, dims}|null>} inputs
  * @param {object} [attributes] ONNX attribute names and values
  * @param {number} [opset] the model's opset; default the newest version
+ * @param {{ out?: ArrayBufferView }} [options] out: the array to write the output into (see claimOutput)
  * @returns {Tensor[]}
  */
-export function runNode(opType, inputs, attributes, opset) {
+export function runNode(opType, inputs, attributes, opset, options) {
+  const out = options === undefined || options === null ? undefined : checkedOptions(opType, options, opset).out;
   const s = session();
   if (!s) {
     const at = opset === undefined ? 'newest version' : `opset ${String(opset)}`;
@@ -124,6 +139,10 @@ export function runNode(opType, inputs, attributes, opset) {
   const { tensors, attrs, problem } = readArguments(inputs, attributes);
   const header = writer.begin(heap(s).HEAPF64, opType, opset);
   if (problem) failWith(s, header, problem);
+  if (out !== undefined) {
+    const outIssue = outProblem(s, out, tensors);
+    if (outIssue) failWith(s, header, outIssue);
+  }
 
   writer.put(tensors.length);
   for (let k = 0; k < Math.min(tensors.length, writer.limits.inputs); k += 1) writer.tensor(tensors[k], k > 0);
@@ -142,9 +161,9 @@ export function runNode(opType, inputs, attributes, opset) {
     M._finish();
     throw new Error(message);
   }
-  if (status === 0) return [stagedOutput(s, header, input, response(s))];
+  if (status === 0) return [stagedOutput(s, header, input, response(s), out)];
   try {
-    return [compute(s, header, input, status === 3)];
+    return [compute(s, header, input, status === 3, out)];
   } finally {
     M._finish();
   }
@@ -353,11 +372,59 @@ function newOutput(s, header, OutClass, info, count, overwritten = false) {
   }
 }
 
+// The caller's output array (the option `out`), what can be checked before the call: a typed
+// array outside the module's memory (which moves when it grows) that shares no byte with an input
+// (a windowed plan writes outputs while it still reads the input). Its class and length are
+// checked once prepare() has said what the output is (claimOutput). A problem text, or undefined.
+function outProblem(s, out, tensors) {
+  if (!ArrayBuffer.isView(out) || out instanceof DataView)
+    return `option 'out' must be a typed array to write the output into, got ${describeValue(out)}`;
+  if (out.buffer === heap(s).HEAPU8.buffer)
+    return "option 'out' is a view of onnx-extrema's own wasm memory, which moves when it grows; give an array of your own";
+  const start = out.byteOffset, end = start + out.byteLength;
+  for (let k = 0; k < tensors.length; k += 1) {
+    const data = tensors[k]?.data;
+    if (!data || data.buffer !== out.buffer) continue;
+    if (start < data.byteOffset + data.byteLength && data.byteOffset < end && out.byteLength > 0 && data.byteLength > 0)
+      return `option 'out' shares memory with input ${k}; the output must go to memory of its own`;
+  }
+  return undefined;
+}
+
+// The caller's `out` as the output array, once its class (one the output's type takes: a float16
+// output takes a Uint16Array or a Float16Array) and length are right; written through a plain view
+// (as inputs are read: no method of a subclass runs inside a call). Returns [plain view, out].
+function claimOutput(s, header, out, info, count) {
+  const cls = dataClass(info, out);
+  if (!cls || out.length !== count) {
+    const expected = `${expectedClassText(info)} of ${count} element${count === 1 ? '' : 's'}`;
+    failWith(s, header, `option 'out' must be ${expected} (the output's ${info.name} data), got ${describeValue(out)} of ${out.length} element${out.length === 1 ? '' : 's'}`);
+  }
+  return [Object.getPrototypeOf(out) === cls.prototype ? out : new cls(out.buffer, out.byteOffset, out.length), out];
+}
+
+// The output array: the caller's `out` when given (zero-filled unless `overwritten`), else a new
+// one. Returns [the array to write, the array to return] (the same but for a subclass `out`).
+function outputArray(s, header, out, OutClass, info, count, overwritten = false) {
+  if (out === undefined) {
+    const array = newOutput(s, header, OutClass, info, count, overwritten);
+    return [array, array];
+  }
+  const claimed = claimOutput(s, header, out, info, count);
+  if (!overwritten) claimed[0].fill(0); // Hardmax outputs: only the floating types, 0 is +0 bits
+  return claimed;
+}
+
 const SMALL_OUTPUT = 8;
 
-// The whole output, already in the staging buffer.
-function stagedOutput(s, header, input, r) {
+// The whole output, already in the staging buffer; into `out` when the caller gave one.
+function stagedOutput(s, header, input, r, given) {
   const { staging } = s;
+  if (given !== undefined) {
+    const [out, result] = claimOutput(s, header, given, r.info, r.count);
+    copyOut(s, out, r.info, 0, r.count);
+    return resultTensor(r.type, result, r.dims);
+  }
   const OutClass = outputClass(input, r);
   const viewName = heapViewName(OutClass, r.info);
   if (viewName) {
@@ -369,18 +436,18 @@ function stagedOutput(s, header, input, r) {
     return resultTensor(r.type, out, r.dims);
   }
   const out = newOutput(s, header, OutClass, r.info, r.count);
-  bytesOf(out).set(heap(s).HEAPU8.subarray(staging, staging + out.byteLength));
+  copyOut(s, out, r.info, 0, r.count);
   return resultTensor(r.type, out, r.dims);
 }
 
 // Hardmax's one-hot output built in JS: a zeroed array and a 1 at each winner (the int32 indices
 // the kernel left in wasm memory). Measured faster at every size than writing the one-hot in
 // C++ and copying it out (16 MiB: 34 vs 117 ms; 64x1000: 222 vs 696 us; [1,10]: 1.78 vs 1.90 us).
-function hardmaxOutput(s, header, OutClass, r, winners) {
-  const out = newOutput(s, header, OutClass, r.info, r.count);
+function hardmaxOutput(s, header, given, OutClass, r, winners) {
+  const [out, result] = outputArray(s, header, given, OutClass, r.info, r.count);
   const words = heap(s).HEAPF64;
   if (r.count > 0) markWinners(s, out, r, winners, 0, words[s.step] * words[s.step + 2], 0);
-  return out;
+  return result;
 }
 
 // Sets the 1s of states [first, end) (each an (outer, inner) pair) in Hardmax's zeroed output;
@@ -408,47 +475,56 @@ function markWinners(s, out, r, winners, first, end, windowFirst) {
 // Output elements [begin, end) read from the core into `out`, through the staging buffer in parts.
 function readOutput(s, out, info, begin, end) {
   const { M, staging } = s;
-  const bytes = info.bytes;
-  const per = Math.floor(STAGING_BYTES / bytes); // output elements per part
-  const viewName = heapViewName(out.constructor, info);
-  const target = viewName ? out : bytesOf(out);
-  const unit = viewName ? 1 : bytes; // target entries per element
+  const per = Math.floor(STAGING_BYTES / info.bytes); // output elements per part
   for (let at = begin; at < end; at += per) {
     const n = Math.min(per, end - at);
     check(M, M._writeOutput(staging, at, n));
-    const view = heap(s)[viewName ?? 'HEAPU8'];
-    const from = staging / view.BYTES_PER_ELEMENT;
-    target.set(view.subarray(from, from + n * unit), at * unit);
+    copyOut(s, out, info, at, n);
   }
+}
+
+// n output elements from the staging buffer into out[at, at + n): through the heap view of out's
+// class, or as bytes (a Float16Array).
+function copyOut(s, out, info, at, n) {
+  const viewName = heapViewName(out.constructor, info);
+  const unit = viewName ? 1 : info.bytes; // target entries per element
+  const view = heap(s)[viewName ?? 'HEAPU8'];
+  const from = s.staging / view.BYTES_PER_ELEMENT;
+  (viewName ? out : bytesOf(out)).set(view.subarray(from, from + n * unit), at * unit);
 }
 
 // The call after prepare (and after the whole input was fed, when `fed`): streams the input if
 // needed, then reads the output.
-function compute(s, header, input, fed) {
+function compute(s, header, input, fed, given) {
   const { M, staging } = s;
   const r = response(s);
   const data = input.data;
-  if (r.identity) return resultTensor(r.type, new input.cls(data), r.dims); // a copy, same class
+  if (r.identity) {
+    if (given === undefined) return resultTensor(r.type, new input.cls(data), r.dims); // a copy, same class
+    const [out, result] = claimOutput(s, header, given, r.info, r.count);
+    bytesOf(out).set(bytesOf(data));
+    return resultTensor(r.type, result, r.dims);
+  }
   const OutClass = outputClass(input, r);
   const winners = heap(s).HEAPF64[s.step + 3];
-  if (heap(s).HEAPF64[s.window] === 1) return resultTensor(r.type, windowed(s, header, input, OutClass, r, winners), r.dims);
+  if (heap(s).HEAPF64[s.window] === 1) return resultTensor(r.type, windowed(s, header, input, given, OutClass, r, winners), r.dims);
   if (!fed) streamInput(s, input);
 
-  if (winners) return resultTensor(r.type, hardmaxOutput(s, header, OutClass, r, winners), r.dims);
+  if (winners) return resultTensor(r.type, hardmaxOutput(s, header, given, OutClass, r, winners), r.dims);
   const per = Math.floor(STAGING_BYTES / r.info.bytes);
   if (r.count <= per) {
     if (r.count > 0) check(M, M._writeOutput(staging, 0, r.count));
-    return stagedOutput(s, header, input, r);
+    return stagedOutput(s, header, input, r, given);
   }
-  const out = newOutput(s, header, OutClass, r.info, r.count, true);
+  const [out, result] = outputArray(s, header, given, OutClass, r.info, r.count, true);
   readOutput(s, out, r.info, 0, r.count);
-  return resultTensor(r.type, out, r.dims);
+  return resultTensor(r.type, result, r.dims);
 }
 
 // A plan whose state is windowed (a large output: ArgMax over axis 0 of [2, 16M]): the core holds
 // the state of a few outputs only, so the outputs each feed made final are read before the next.
-function windowed(s, header, input, OutClass, r, winners) {
-  const out = newOutput(s, header, OutClass, r.info, r.count, !winners); // Hardmax's starts zeroed
+function windowed(s, header, input, given, OutClass, r, winners) {
+  const [out, result] = outputArray(s, header, given, OutClass, r.info, r.count, !winners); // Hardmax's starts zeroed
   let read = 0; // states read so far
   const drain = () => {
     const words = heap(s).HEAPF64;
@@ -459,7 +535,7 @@ function windowed(s, header, input, OutClass, r, winners) {
     read = final;
   };
   streamInput(s, input, drain);
-  return out;
+  return result;
 }
 
 /** Whether ReduceMax at this opset takes axes as an input (version 18 on). */

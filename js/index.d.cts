@@ -107,9 +107,26 @@ export type IntegerList =
   | readonly (number | bigint)[]
   | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array;
 
-export interface OperatorOptions {
+/**
+ * Options of the operator functions. Out: the output's data class (BigInt64Array for
+ * ArgMax/ArgMin, the class of the input's type for ReduceMax/Hardmax: OutputData); without it,
+ * options that give no `out`, which every operator function takes.
+ */
+export interface OperatorOptions<Out extends ArrayBufferView = never> {
   /** The model's opset: the version used is the highest since_version <= opset. Default: newest. */
   opset?: number;
+  /**
+   * An array to write the output into, returned as the output's data: of the output's class (a
+   * float16 output also takes a Float16Array) and exactly the output's length, in memory of its
+   * own (not an input's). Reusing one array across calls (a frame loop) saves a new array's
+   * allocation and page faults each call. After an error its contents are unspecified.
+   */
+  out?: Out;
+}
+
+/** runNode's options: `out` as in OperatorOptions (the node's single output). */
+export interface RunNodeOptions {
+  out?: ArrayBufferView;
 }
 
 export interface ArgAttributes {
@@ -152,18 +169,21 @@ export type Accepted<X extends AnyTensorLike, Allowed extends TensorType> =
 export type SameAs<X extends AnyTensorLike> =
   X extends TensorLike<infer T extends TensorType, infer D> ? (D extends TensorDataMap[T] ? Tensor<T, D> : Tensor<T>) : Tensor;
 
+/** The data classes an output of X's type may have (X's own class, or either float16 class). */
+export type OutputData<X extends AnyTensorLike> = X['type'] extends TensorType ? TensorDataMap[X['type']] : ArrayBufferView;
+
 /** Indices of the maxima along `axis` (int64). */
 export declare function argMax<X extends AnyTensorLike>(
-  x: Accepted<X, ArgTypes>, attributes?: ArgAttributes, options?: OperatorOptions): Tensor<'int64', BigInt64Array>;
+  x: Accepted<X, ArgTypes>, attributes?: ArgAttributes, options?: OperatorOptions<BigInt64Array>): Tensor<'int64', BigInt64Array>;
 /** Indices of the minima along `axis` (int64). */
 export declare function argMin<X extends AnyTensorLike>(
-  x: Accepted<X, ArgTypes>, attributes?: ArgAttributes, options?: OperatorOptions): Tensor<'int64', BigInt64Array>;
+  x: Accepted<X, ArgTypes>, attributes?: ArgAttributes, options?: OperatorOptions<BigInt64Array>): Tensor<'int64', BigInt64Array>;
 /** Maxima over `axes` (default all), in the input's type and data class. */
 export declare function reduceMax<X extends AnyTensorLike>(
-  x: Accepted<X, ReduceMaxTypes>, attributes?: ReduceMaxAttributes, options?: OperatorOptions): SameAs<X>;
+  x: Accepted<X, ReduceMaxTypes>, attributes?: ReduceMaxAttributes, options?: OperatorOptions<OutputData<X>>): SameAs<X>;
 /** One-hot of the first maximum along `axis`, in the input's type and data class. */
 export declare function hardmax<X extends AnyTensorLike>(
-  x: Accepted<X, HardmaxTypes>, attributes?: HardmaxAttributes, options?: OperatorOptions): SameAs<X>;
+  x: Accepted<X, HardmaxTypes>, attributes?: HardmaxAttributes, options?: OperatorOptions<OutputData<X>>): SameAs<X>;
 
 export type OpType = 'ArgMax' | 'ArgMin' | 'ReduceMax' | 'Hardmax';
 export type AttributeValue = number | bigint | boolean | IntegerList;
@@ -174,6 +194,7 @@ export declare function runNode(
   inputs: readonly (AnyTensorLike | null | undefined)[],
   attributes?: Readonly<Record<string, AttributeValue | undefined>>,
   opset?: number,
+  options?: RunNodeOptions,
 ): Tensor[];
 
 /** float16 bits (0..65535) for a number, rounded to nearest even; NaN gives a NaN. */

@@ -1,10 +1,10 @@
-// The friendly operator functions: argMax(x, attributes, { opset }) and friends, each one
-// runNode call. reduceMax takes `axes` in every opset and passes it the way the version wants.
+// The friendly operator functions: argMax(x, attributes, { opset, out }) and friends, each one
+// node run. reduceMax takes `axes` in every opset and passes it the way the version wants.
 import { describeValue } from './dtypes.js';
-import { nodeError, reduceAxesIsInput, runNode } from './engine.js';
+import { nodeError, optionsOpset, reduceAxesIsInput, runNode } from './engine.js';
 import { Tensor } from './tensor.js';
 
-const single = (opType) => (x, attributes, options) => runNode(opType, [x], attributes, options?.opset)[0];
+const single = (opType) => (x, attributes, options) => runNode(opType, [x], attributes, optionsOpset(opType, options), options)[0];
 
 /** Indices of the maxima along `axis` (int64). Attributes: axis, keepdims, select_last_index. */
 export const argMax = single('ArgMax');
@@ -15,11 +15,11 @@ export const hardmax = single('Hardmax');
 
 /** Maxima over `axes` (default all). Attributes: axes, keepdims, noop_with_empty_axes (18+). */
 export function reduceMax(x, attributes, options) {
-  const opset = options?.opset;
+  const opset = optionsOpset('ReduceMax', options);
   const axes = attributes?.axes;
-  if (axes === undefined || !reduceAxesIsInput(opset)) return runNode('ReduceMax', [x], attributes, opset)[0];
+  if (axes === undefined || !reduceAxesIsInput(opset)) return runNode('ReduceMax', [x], attributes, opset, options)[0];
   const { axes: _, ...rest } = attributes;
-  return runNode('ReduceMax', [x, axesTensor(axes, opset)], rest, opset)[0];
+  return runNode('ReduceMax', [x, axesTensor(axes, opset)], rest, opset, options)[0];
 }
 
 // A 1-D int64 tensor of the axes.

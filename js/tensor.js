@@ -2,7 +2,8 @@
 // reading of tensor-likes given to operators.
 import { DTYPES, dataClass, describeValue, dtypeOf } from './dtypes.js';
 
-function expectedClassText(type, info) {
+// 'a Float32Array', or 'a Uint16Array (or Float16Array)' for a dtype with two classes.
+export function expectedClassText(info) {
   const name = info.array.name;
   return info.alternative ? `a ${name} (or ${info.alternative.name})` : `a ${name}`;
 }
@@ -19,7 +20,7 @@ export function readTensorLike(x) {
   }
   const cls = dataClass(info, data);
   if (!cls)
-    return { problem: `has type '${type}' but its data is ${describeValue(data)}; '${type}' data must be ${expectedClassText(type, info)}` };
+    return { problem: `has type '${type}' but its data is ${describeValue(data)}; '${type}' data must be ${expectedClassText(info)}` };
   // A subclass instance is read through a plain view of the same memory, so that no method of
   // the caller's class runs inside a call (species-aware subarray/slice would run its constructor).
   const plain = Object.getPrototypeOf(data) === cls.prototype ? data : new cls(data.buffer, data.byteOffset, data.length);

@@ -81,6 +81,15 @@ const hardmaxAttributes: HardmaxAttributes = { axis: -1 };
 const oneHot: Tensor<'float32', Float32Array> = hardmax(logits, hardmaxAttributes);
 check(same(oneHot.data, [0, 1, 0, 1, 0, 0]), 'hardmax');
 
+// out: the caller's array receives the output and is returned as its data (a frame loop reuses it).
+const maskOut = new BigInt64Array(2);
+const intoMask: Tensor<'int64', BigInt64Array> = argMax(logits, argAttributes, { out: maskOut });
+check(intoMask.data === maskOut && same(maskOut, [1n, 0n]), 'argMax into out');
+const rowOut: OperatorOptions<Float32Array> = { opset: 13, out: new Float32Array(2) };
+check(reduceMax(logits, { axes: [1], keepdims: 0 }, rowOut).data === rowOut.out, 'reduceMax into out');
+const nodeOut = new Float32Array(6);
+check(runNode('Hardmax', [logits], {}, 13, { out: nodeOut })[0]?.data === nodeOut && same(nodeOut, [0, 1, 0, 1, 0, 0]), 'runNode into out');
+
 // float16 and bfloat16 bits, through the helpers.
 const halfBits: Uint16Array = toFloat16Array([1, 5, -2]);
 const half = new Tensor('float16', halfBits, [3]);
@@ -137,6 +146,10 @@ export function misuses(): void {
   void init({ wasmUrl: 5 });
   // @ts-expect-error the helpers take numbers
   toFloat16Bits('1');
+  // @ts-expect-error ArgMax's output is int64: out is a BigInt64Array
+  argMax(logits, {}, { out: new Int32Array(2) });
+  // @ts-expect-error ReduceMax's output has the input's class
+  reduceMax(logits, {}, { out: new Float64Array(1) });
   // @ts-expect-error a float32 tensor with int32 data is no TensorLike<'float32'>
   reduceMax({ type: 'float32', data: new Int32Array(1), dims: [1] } as const);
 }
