@@ -5,8 +5,8 @@
 //   --cases=a,b    only these cases (names as printed)
 //   --set=sweep    the sweep of kernel families x sizes x types (lib/cases.mjs) instead of the
 //                  issue's cases; its report adds every case sorted by the speedup over each peer
-//   --runtimes=a,b only these processes (onnx-extrema, onnx-extrema-resident, ort-web-1t,
-//                  ort-web-2t, tfjs-wasm, tfjs-wasm-resident, limit)
+//   --runtimes=a,b only these processes (onnx-extrema, onnx-extrema-out, onnx-extrema-resident,
+//                  ort-web-1t, ort-web-2t, tfjs-wasm, tfjs-wasm-resident, limit)
 //   --budget-ms=N  time per batch (default 150, quick 40)
 //   --warmup-ms=N  calls before a case's first sample, per column (default 1500, quick 250)
 //   --browser      the runtimes in pages of headless Chromium instead of Node processes

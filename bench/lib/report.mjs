@@ -2,7 +2,7 @@
 // call (median) with GB/s, onnx-extrema's speedup over each peer, the limits of the runtime, and
 // how much the per-round medians moved.
 
-import { OURS, RESIDENT, ok } from './columns.mjs';
+import { OURS, OUT_REUSED, RESIDENT, ok } from './columns.mjs';
 import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable, median } from './format.mjs';
 import { copyFloorUs } from './limits.mjs';
 import { sweepSection } from './sweep.mjs';
@@ -33,7 +33,7 @@ export function markdown(run) {
   const { kinds } = run;
   const peers = kinds.peers;
   const present = new Set(run.columns);
-  const oursAll = [OURS, RESIDENT].filter((n) => present.has(n));
+  const oursAll = [OURS, OUT_REUSED, RESIDENT].filter((n) => present.has(n));
   const shown = [...oursAll, ...peers, ...kinds.residentPeers];
   const cell = (s, bytes) => {
     if (!s || s.status !== 'ok') return s?.status === 'n/a' ? 'n/a' : s?.status === 'error' ? 'error' : '—';
@@ -96,7 +96,7 @@ export function markdown(run) {
     '## µs per call, median (GB/s = input bytes / time)',
     '',
     'One call: input given as a JS typed array, copy into wasm memory and the output back out included.',
-    '`onnx-extrema-resident`: input already in the module\'s heap (kernel only); `tfjs-wasm-resident`: tf.Tensor built once.',
+    '`onnx-extrema-out`: the same call writing into one output array made once (`{ out }`, as a frame loop would); `onnx-extrema-resident`: input already in the module\'s heap (kernel only); `tfjs-wasm-resident`: tf.Tensor built once.',
     '',
     mdTable(['case', 'input', ...shown, 'best peer'], speedRows),
     '',

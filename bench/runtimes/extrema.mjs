@@ -1,7 +1,8 @@
 // onnx-extrema, one runNode call per sample, in the ONNX-node form a model would use (the same
 // opset and inputs as the peers' one-node models; ReduceMax's axes tensor is built once, as the
 // peers' constant initializer is). `resident`: the input is a typed array on the module's own heap,
-// which runNode detects and feeds without copying (the kernel-only figure).
+// which runNode detects and feeds without copying (the kernel-only figure). `reuseOutput`: every
+// call writes into one output array made once ({ out }), as a frame loop would.
 import { init, runNode, Tensor } from '../../js/index.mjs';
 import { currentModule } from '../../js/module.js';
 import { readBytes } from '../lib/platform.mjs';
@@ -11,16 +12,17 @@ const CLASS = {
   float16: Uint16Array, bfloat16: Uint16Array,
 };
 
-export async function load({ resident }) {
+export async function load({ resident, reuseOutput }) {
   await init();
   const { version } = JSON.parse(new TextDecoder().decode(await readBytes(new URL('../../package.json', import.meta.url))));
-  return { version, label: `onnx-extrema ${version}${resident ? ', input resident in the wasm heap' : ''}` };
+  const how = resident ? ', input resident in the wasm heap' : reuseOutput ? ', one output array reused ({ out })' : '';
+  return { version, label: `onnx-extrema ${version}${how}` };
 }
 
-export function make({ resident }) {
+export function make({ resident, reuseOutput }) {
   let held = 0; // heap pointer of the resident input
   return {
-    name: resident ? 'onnx-extrema-resident' : 'onnx-extrema',
+    name: resident ? 'onnx-extrema-resident' : reuseOutput ? 'onnx-extrema-out' : 'onnx-extrema',
     prepare(c, input) {
       let data = input;
       let refresh = () => data;
@@ -40,9 +42,11 @@ export function make({ resident }) {
       const inputs = [new Tensor(c.type, data, c.dims)];
       if (c.op === 'ReduceMax' && c.axes) inputs.push(new Tensor('int64', BigInt64Array.from(c.axes, BigInt), [c.axes.length]));
       const attrs = c.attrs;
+      // The output array, of the class and length a first call returns.
+      const options = reuseOutput ? { out: (({ data }) => new data.constructor(data.length))(runNode(c.op, inputs, attrs, c.opset)[0]) } : undefined;
       return {
         sync: true,
-        call: () => runNode(c.op, inputs, attrs, c.opset)[0],
+        call: () => runNode(c.op, inputs, attrs, c.opset, options)[0],
         values: (out) => out.data,
         before: () => (inputs[0] = new Tensor(c.type, refresh(), c.dims)), // re-made only if memory grew
       };
