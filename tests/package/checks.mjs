@@ -129,19 +129,19 @@ export function runChecks(ox) {
 
   // Large Float16Array inputs stream through byte views (js/engine.js): every streaming path must
   // give what the same bits give in a Uint16Array (the class the Node tests check against the
-  // reference). One buffer serves every layout.
+  // reference), also into a Float16Array given as { out }. One buffer serves every layout.
   if (typeof F16 === 'function') {
     const all = new F16(9 << 20);
     for (let i = 0; i < all.length; i += 1) all[i] = Math.floor(next() * 200) / 8 - 12; // many ties
     for (let i = 977; i < all.length; i += 1000003) all[i] = NaN;
     const layouts = [
-      ['chunks', [64, 8192], (x) => ox.argMax(x, { axis: -1 })],
-      ['column tiles', [1, 21, 256, 256], (x) => ox.argMax(x, { axis: 1, keepdims: 0 })],
-      ['output read in parts', [300000, 2], (x) => ox.reduceMax(x, { axes: [-1], keepdims: 0 })],
-      ['windowed rows', [2200000, 2], (x) => ox.reduceMax(x, { axes: [1], keepdims: 0 })],
-      ['windowed Hardmax', [800000, 2], (x) => ox.hardmax(x, { axis: -1 })],
-      ['gathered slices', [2, 2200000, 2], (x) => ox.reduceMax(x, { axes: [0, 2], keepdims: 0 })],
-      ['gathered columns', [2, 3, 2, 740000], (x) => ox.reduceMax(x, { axes: [0, 2], keepdims: 0 })],
+      ['chunks', [64, 8192], (x, o) => ox.argMax(x, { axis: -1 }, o)],
+      ['column tiles', [1, 21, 256, 256], (x, o) => ox.argMax(x, { axis: 1, keepdims: 0 }, o)],
+      ['output read in parts', [300000, 2], (x, o) => ox.reduceMax(x, { axes: [-1], keepdims: 0 }, o)],
+      ['windowed rows', [2200000, 2], (x, o) => ox.reduceMax(x, { axes: [1], keepdims: 0 }, o)],
+      ['windowed Hardmax', [800000, 2], (x, o) => ox.hardmax(x, { axis: -1 }, o)],
+      ['gathered slices', [2, 2200000, 2], (x, o) => ox.reduceMax(x, { axes: [0, 2], keepdims: 0 }, o)],
+      ['gathered columns', [2, 3, 2, 740000], (x, o) => ox.reduceMax(x, { axes: [0, 2], keepdims: 0 }, o)],
     ];
     for (const [what, dims, run] of layouts) {
       attempt(`Float16Array ${what}`, () => {
@@ -155,6 +155,12 @@ export function runChecks(ox) {
         if (got.data.constructor !== (want.type === 'float16' ? F16 : want.data.constructor)) failures.push(`Float16Array ${what}: output class ${got.data.constructor.name}`);
         if (JSON.stringify(got.dims) !== JSON.stringify(want.dims) || a.length !== b.length || bad >= 0)
           failures.push(`Float16Array ${what}: differs from Uint16Array bits (dims ${JSON.stringify(got.dims)}, element ${bad})`);
+        // The same into an array given as { out }, holding stale values first.
+        const out = new got.data.constructor(got.data.length).fill(got.data instanceof BigInt64Array ? 7n : 7);
+        const into = run(new ox.Tensor('float16', all.subarray(0, count), dims), { out });
+        const c = bits(into);
+        const badOut = c.findIndex((v, i) => v !== b[i]);
+        if (into.data !== out || c.length !== b.length || badOut >= 0) failures.push(`Float16Array ${what} into out: differs (element ${badOut})`);
       });
     }
   }
