@@ -41,7 +41,12 @@ export function segment() {
 
   // The one call: the index of the highest score along axis 1; keepdims 0 drops that axis.
   const result = argMax(scores, { axis: 1, keepdims: 0 }); // int64 (BigInt64Array), dims [1, 256, 256]
-  const mask = Uint8Array.from(result.data, Number); // class ids fit a byte, handy for drawing
+  // Class ids as bytes for drawing, read as the low 32 bits of each int64 (little-endian) through an
+  // Int32Array view: no BigInt per pixel (Uint8Array.from(result.data, Number) took 37-75 ms for
+  // 512x512 in Node, this 0.6 ms).
+  const low = new Int32Array(result.data.buffer, result.data.byteOffset, 2 * result.data.length);
+  const mask = new Uint8Array(result.data.length);
+  for (let p = 0; p < mask.length; p += 1) mask[p] = low[2 * p];
 
   const pixels = HEIGHT * WIDTH;
   const byPixel = maskByPixel(scores.data, CLASSES, pixels);
