@@ -15,6 +15,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "kernels/simd.h"
 
@@ -62,9 +64,9 @@ void transpose_rows_split6(const Raw* x, ptrdiff_t n, Raw* out) {
 // 2 rows where two overlapping squares took 4; short rows of 2 and 3 come here mostly as columns
 // of slices, SlicesAsRows below, as ColumnScan::whole_rows takes them as rows); other shorter
 // rows gather each vector lane by lane.
-// (One per element type, kept out of line so every kind and rule shares it.)
+// (Out of line, one per element size: transpose_rows below.)
 template <class Raw>
-__attribute__((noinline)) void transpose_rows(const Raw* x, int64_t rows, int64_t length, Raw* out) {
+__attribute__((noinline)) void transpose_rows_of(const Raw* x, int64_t rows, int64_t length, Raw* out) {
   constexpr int kN = simd::kBytes / sizeof(Raw);
   using V = simd::Vec<Raw>;
   const ptrdiff_t n = static_cast<ptrdiff_t>(rows), len = static_cast<ptrdiff_t>(length);
@@ -115,7 +117,7 @@ __attribute__((noinline)) void transpose_rows(const Raw* x, int64_t rows, int64_
 // inner values goes as vectors (the last one overlapping the one before) or, below a vector, as
 // scalars.
 template <class Raw>
-__attribute__((noinline)) void transpose_slices(const Raw* x, int64_t slices, int64_t length, int64_t inner, Raw* out) {
+__attribute__((noinline)) void transpose_slices_of(const Raw* x, int64_t slices, int64_t length, int64_t inner, Raw* out) {
   constexpr int kN = simd::kBytes / sizeof(Raw);
   const ptrdiff_t n = static_cast<ptrdiff_t>(slices), len = static_cast<ptrdiff_t>(length), w = static_cast<ptrdiff_t>(inner);
   const ptrdiff_t span = len * w;
@@ -129,9 +131,26 @@ __attribute__((noinline)) void transpose_slices(const Raw* x, int64_t slices, in
       }
     } else {
       for (ptrdiff_t s = 0; s < n; ++s, p += span, o += w)
-        for (ptrdiff_t i = 0; i < w; ++i) o[i] = p[i];
+        for (ptrdiff_t i = 0; i < w; ++i) std::memcpy(o + i, p + i, sizeof(Raw));  // bits of any type
     }
   }
+}
+
+// The transposes move bits, so every element type of a size shares one out-of-line copy (float,
+// int32 and uint32 one, where 4- and 8-byte slices had two each: 84 bytes of the gzipped module).
+// The callers' data goes as the unsigned integer type of its size, read and written only through
+// memcpy (simd::load and store, gather, the scalar copies above), never a plain lvalue of it.
+template <class Raw>
+using TransposedBits = typename std::make_unsigned<typename simd::SignedOf<sizeof(Raw)>::type>::type;
+template <class Raw>
+inline void transpose_rows(const Raw* x, int64_t rows, int64_t length, Raw* out) {
+  using B = TransposedBits<Raw>;
+  transpose_rows_of(reinterpret_cast<const B*>(x), rows, length, reinterpret_cast<B*>(out));
+}
+template <class Raw>
+inline void transpose_slices(const Raw* x, int64_t slices, int64_t length, int64_t inner, Raw* out) {
+  using B = TransposedBits<Raw>;
+  transpose_slices_of(reinterpret_cast<const B*>(x), slices, length, inner, reinterpret_cast<B*>(out));
 }
 
 template <class Columns>

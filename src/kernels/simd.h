@@ -191,10 +191,17 @@ inline I32 index_masks(I64 m0, I64 m1) {  // the low halves of two 64-bit masks
   return __builtin_shufflevector(a, b, 0, 2, 4, 6);
 }
 
+// One element through memcpy (callers may pass another type's data as the integer of its size).
+template <class T>
+inline T load_one(const T* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
 // Lanes p[0], p[stride], p[2 * stride], ...: one lane load each (v128.load32_lane ...).
 template <class T, size_t... I>
 inline Vec<T> gather_lanes(const T* p, ptrdiff_t stride, std::index_sequence<I...>) {
-  return Vec<T>{p[static_cast<ptrdiff_t>(I) * stride]...};
+  return Vec<T>{load_one(p + static_cast<ptrdiff_t>(I) * stride)...};
 }
 template <class T>
 inline Vec<T> gather(const T* p, ptrdiff_t stride) {
