@@ -1,5 +1,6 @@
 // The friendly operator functions: argMax(x, attributes, { opset, out }) and friends, each one
-// node run. reduceMax takes `axes` in every opset and passes it the way the version wants.
+// runNode call (the options passed on: runNode reads `out`). reduceMax takes `axes` in every opset
+// and passes it the way the version wants.
 import { describeValue } from './dtypes.js';
 import { nodeError, optionsOpset, reduceAxesIsInput, runNode } from './engine.js';
 import { Tensor } from './tensor.js';

@@ -43,7 +43,8 @@ export function make({ resident, reuseOutput }) {
       if (c.op === 'ReduceMax' && c.axes) inputs.push(new Tensor('int64', BigInt64Array.from(c.axes, BigInt), [c.axes.length]));
       const attrs = c.attrs;
       // The output array, of the class and length a first call returns.
-      const options = reuseOutput ? { out: (({ data }) => new data.constructor(data.length))(runNode(c.op, inputs, attrs, c.opset)[0]) } : undefined;
+      const first = reuseOutput ? runNode(c.op, inputs, attrs, c.opset)[0].data : null;
+      const options = first ? { out: new first.constructor(first.length) } : undefined;
       return {
         sync: true,
         call: () => runNode(c.op, inputs, attrs, c.opset, options)[0],
