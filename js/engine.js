@@ -398,23 +398,25 @@ function outProblem(s, out, tensors) {
 // The caller's `out` as the output array, once its class (one the output's type takes: a float16
 // output takes a Uint16Array or a Float16Array) and length are right; written through a plain view
 // (as inputs are read: no method of a subclass runs inside a call). Returns [plain view, out].
-function claimOutput(s, header, out, info, count) {
+function claimOutput(s, header, out, r) {
+  const { info, count } = r;
   const cls = dataClass(info, out);
   if (!cls || out.length !== count) {
     const expected = `${expectedClassText(info)} of ${count} element${count === 1 ? '' : 's'}`;
-    failWith(s, header, `option 'out' must be ${expected} (the output's ${info.name} data), got ${describeValue(out)} of ${out.length} element${out.length === 1 ? '' : 's'}`);
+    const got = `${describeValue(out)} of ${out.length} element${out.length === 1 ? '' : 's'}`;
+    failWith(s, header, `option 'out' must be ${expected} (the output's ${info.name} data, dims ${JSON.stringify(r.dims)}), got ${got}`);
   }
   return [Object.getPrototypeOf(out) === cls.prototype ? out : new cls(out.buffer, out.byteOffset, out.length), out];
 }
 
 // The output array: the caller's `out` when given (zero-filled unless `overwritten`), else a new
 // one. Returns [the array to write, the array to return] (the same but for a subclass `out`).
-function outputArray(s, header, out, OutClass, info, count, overwritten = false) {
+function outputArray(s, header, out, OutClass, r, overwritten = false) {
   if (out === undefined) {
-    const array = newOutput(s, header, OutClass, info, count, overwritten);
+    const array = newOutput(s, header, OutClass, r.info, r.count, overwritten);
     return [array, array];
   }
-  const claimed = claimOutput(s, header, out, info, count);
+  const claimed = claimOutput(s, header, out, r);
   if (!overwritten) claimed[0].fill(0); // Hardmax outputs: only the floating types, 0 is +0 bits
   return claimed;
 }
@@ -425,7 +427,7 @@ const SMALL_OUTPUT = 8;
 function stagedOutput(s, header, input, r, given) {
   const { staging } = s;
   if (given !== undefined) {
-    const [out, result] = claimOutput(s, header, given, r.info, r.count);
+    const [out, result] = claimOutput(s, header, given, r);
     copyOut(s, out, r.info, 0, r.count);
     return resultTensor(r.type, result, r.dims);
   }
@@ -448,7 +450,7 @@ function stagedOutput(s, header, input, r, given) {
 // the kernel left in wasm memory). Measured faster at every size than writing the one-hot in
 // C++ and copying it out (16 MiB: 34 vs 117 ms; 64x1000: 222 vs 696 us; [1,10]: 1.78 vs 1.90 us).
 function hardmaxOutput(s, header, given, OutClass, r, winners) {
-  const [out, result] = outputArray(s, header, given, OutClass, r.info, r.count);
+  const [out, result] = outputArray(s, header, given, OutClass, r);
   const words = heap(s).HEAPF64;
   if (r.count > 0) markWinners(s, out, r, winners, 0, words[s.step] * words[s.step + 2], 0);
   return result;
@@ -509,7 +511,7 @@ function compute(s, header, input, fed, given) {
   const data = input.data;
   if (r.identity) {
     if (given === undefined) return resultTensor(r.type, new input.cls(data), r.dims); // a copy, same class
-    const [out, result] = claimOutput(s, header, given, r.info, r.count);
+    const [out, result] = claimOutput(s, header, given, r);
     bytesOf(out).set(bytesOf(data));
     return resultTensor(r.type, result, r.dims);
   }
@@ -524,7 +526,7 @@ function compute(s, header, input, fed, given) {
     if (r.count > 0) check(M, M._writeOutput(staging, 0, r.count));
     return stagedOutput(s, header, input, r, given);
   }
-  const [out, result] = outputArray(s, header, given, OutClass, r.info, r.count, true);
+  const [out, result] = outputArray(s, header, given, OutClass, r, true);
   readOutput(s, out, r.info, 0, r.count);
   return resultTensor(r.type, result, r.dims);
 }
@@ -532,7 +534,7 @@ function compute(s, header, input, fed, given) {
 // A plan whose state is windowed (a large output: ArgMax over axis 0 of [2, 16M]): the core holds
 // the state of a few outputs only, so the outputs each feed made final are read before the next.
 function windowed(s, header, input, given, OutClass, r, winners) {
-  const [out, result] = outputArray(s, header, given, OutClass, r.info, r.count, !winners); // Hardmax's starts zeroed
+  const [out, result] = outputArray(s, header, given, OutClass, r, !winners); // Hardmax's starts zeroed
   let read = 0; // states read so far
   const drain = () => {
     const words = heap(s).HEAPF64;

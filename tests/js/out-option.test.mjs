@@ -155,7 +155,7 @@ test('out may be a Float16Array for float16 outputs, or a subclass whose methods
 test('a wrong out is an Error naming the operator, version and problem; the next call works', () => {
   const x = new Tensor('float32', Float32Array.from({ length: 12 }, (_, i) => (i * 7) % 5), [3, 4]);
   const wrong = [
-    [new BigInt64Array(3), /option 'out' must be a BigInt64Array of 4 elements .* got a BigInt64Array of 3 elements/],
+    [new BigInt64Array(3), /option 'out' must be a BigInt64Array of 4 elements \(the output's int64 data, dims \[1,4\]\), got a BigInt64Array of 3 elements/],
     [new Float64Array(4), /option 'out' must be a BigInt64Array of 4 elements .* got a Float64Array of 4 elements/],
     [new BigUint64Array(4), /must be a BigInt64Array/],
     [[0n, 0n, 0n, 0n], /option 'out' must be a typed array .* got an Array/],
