@@ -202,3 +202,24 @@ test('an error from a call with out leaves the array for the caller and the modu
   assert.deepEqual(out, BigInt64Array.from([42n, 42n, 42n]), 'a call refused before it ran leaves out as it was');
   assert.deepEqual(argMax(x, { axis: 0 }, { out }).data, new BigInt64Array(3));
 });
+
+test('a wrong out on the streamed, tiled and windowed paths is an Error there too; the module neither leaks nor stalls', () => {
+  const M = currentModule();
+  const rng = prng(11);
+  const cases = [
+    ['streamed rows', randomTensor(rng, 'float32', [300, 1000], POOLS.float32), { axis: 1 }, 300],
+    ['column tiles', randomTensor(rng, 'float32', [1, 21, 128, 128], POOLS.float32), { axis: 1, keepdims: 0 }, 128 * 128],
+    ['windowed state', randomTensor(rng, 'float32', [2, 600000], POOLS.float32), { axis: 0, keepdims: 0 }, 600000],
+  ];
+  for (const [what, x, attrs, count] of cases) {
+    const right = new BigInt64Array(count);
+    const want = argMax(x, attrs).data;
+    const heapBytes = M.HEAPU8.length;
+    for (let k = 0; k < 3; k += 1) {
+      throwsWith(() => argMax(x, attrs, { out: new BigInt64Array(count + 1) }), new RegExp(`^ArgMax version 13: option 'out' must be a BigInt64Array of ${count} elements`));
+      throwsWith(() => argMax(x, attrs, { out: new Float64Array(count) }), /^ArgMax version 13: option 'out' must be a BigInt64Array/);
+    }
+    assert.equal(M.HEAPU8.length, heapBytes, `${what}: the wasm heap did not grow across the failed calls`);
+    assert.deepEqual(argMax(x, attrs, { out: right }).data, want, `${what}: the next call`);
+  }
+});
