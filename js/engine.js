@@ -162,12 +162,19 @@ export function runNode(opType, inputs, attributes, opset, options) {
     M._finish();
     throw new Error(message);
   }
-  if (status === 0) return [stagedOutput(s, header, input, response(s), out)];
+  if (status === 0) return [withCallersOut(stagedOutput(s, header, input, response(s), out), out)];
   try {
-    return [compute(s, header, input, status === 3, out)];
+    return [withCallersOut(compute(s, header, input, status === 3, out), out)];
   } finally {
     M._finish();
   }
+}
+
+// The output written into the caller's `out` (through a plain view of it when it is a subclass:
+// claimOutput) has the caller's own array as its data.
+function withCallersOut(tensor, out) {
+  if (out !== undefined) tensor.data = out;
+  return tensor;
 }
 
 // The checked tensor-likes and the defined attributes (name, value, name, value, ...), or the
@@ -396,8 +403,8 @@ function outProblem(s, out, tensors) {
 }
 
 // The caller's `out` as the output array, once its class (one the output's type takes: a float16
-// output takes a Uint16Array or a Float16Array) and length are right; written through a plain view
-// (as inputs are read: no method of a subclass runs inside a call). Returns [plain view, out].
+// output takes a Uint16Array or a Float16Array) and length are right: a plain view of it, as
+// inputs are read (no method of a subclass runs inside a call; runNode returns `out` itself).
 function claimOutput(s, header, out, r) {
   const { info, count } = r;
   const cls = dataClass(info, out);
@@ -406,18 +413,14 @@ function claimOutput(s, header, out, r) {
     const got = `${describeValue(out)} of ${out.length} element${out.length === 1 ? '' : 's'}`;
     failWith(s, header, `option 'out' must be ${expected} (the output's ${info.name} data, dims ${JSON.stringify(r.dims)}), got ${got}`);
   }
-  return [Object.getPrototypeOf(out) === cls.prototype ? out : new cls(out.buffer, out.byteOffset, out.length), out];
+  return Object.getPrototypeOf(out) === cls.prototype ? out : new cls(out.buffer, out.byteOffset, out.length);
 }
 
-// The output array: the caller's `out` when given (zero-filled unless `overwritten`), else a new
-// one. Returns [the array to write, the array to return] (the same but for a subclass `out`).
+// The output array: the caller's `out` when given (zero-filled unless `overwritten`), else a new one.
 function outputArray(s, header, out, OutClass, r, overwritten = false) {
-  if (out === undefined) {
-    const array = newOutput(s, header, OutClass, r.info, r.count, overwritten);
-    return [array, array];
-  }
+  if (out === undefined) return newOutput(s, header, OutClass, r.info, r.count, overwritten);
   const claimed = claimOutput(s, header, out, r);
-  if (!overwritten) claimed[0].fill(0); // Hardmax outputs: only the floating types, 0 is +0 bits
+  if (!overwritten) claimed.fill(0); // Hardmax outputs: only the floating types, 0 is +0 bits
   return claimed;
 }
 
@@ -427,9 +430,9 @@ const SMALL_OUTPUT = 8;
 function stagedOutput(s, header, input, r, given) {
   const { staging } = s;
   if (given !== undefined) {
-    const [out, result] = claimOutput(s, header, given, r);
+    const out = claimOutput(s, header, given, r);
     copyOut(s, out, r.info, 0, r.count);
-    return resultTensor(r.type, result, r.dims);
+    return resultTensor(r.type, out, r.dims);
   }
   const OutClass = outputClass(input, r);
   const viewName = heapViewName(OutClass, r.info);
@@ -450,10 +453,10 @@ function stagedOutput(s, header, input, r, given) {
 // the kernel left in wasm memory). Measured faster at every size than writing the one-hot in
 // C++ and copying it out (16 MiB: 34 vs 117 ms; 64x1000: 222 vs 696 us; [1,10]: 1.78 vs 1.90 us).
 function hardmaxOutput(s, header, given, OutClass, r, winners) {
-  const [out, result] = outputArray(s, header, given, OutClass, r);
+  const out = outputArray(s, header, given, OutClass, r);
   const words = heap(s).HEAPF64;
   if (r.count > 0) markWinners(s, out, r, winners, 0, words[s.step] * words[s.step + 2], 0);
-  return result;
+  return out;
 }
 
 // Sets the 1s of states [first, end) (each an (outer, inner) pair) in Hardmax's zeroed output;
@@ -511,9 +514,9 @@ function compute(s, header, input, fed, given) {
   const data = input.data;
   if (r.identity) {
     if (given === undefined) return resultTensor(r.type, new input.cls(data), r.dims); // a copy, same class
-    const [out, result] = claimOutput(s, header, given, r);
+    const out = claimOutput(s, header, given, r);
     bytesOf(out).set(bytesOf(data));
-    return resultTensor(r.type, result, r.dims);
+    return resultTensor(r.type, out, r.dims);
   }
   const OutClass = outputClass(input, r);
   const winners = heap(s).HEAPF64[s.step + 3];
@@ -526,15 +529,15 @@ function compute(s, header, input, fed, given) {
     if (r.count > 0) check(M, M._writeOutput(staging, 0, r.count));
     return stagedOutput(s, header, input, r, given);
   }
-  const [out, result] = outputArray(s, header, given, OutClass, r, true);
+  const out = outputArray(s, header, given, OutClass, r, true);
   readOutput(s, out, r.info, 0, r.count);
-  return resultTensor(r.type, result, r.dims);
+  return resultTensor(r.type, out, r.dims);
 }
 
 // A plan whose state is windowed (a large output: ArgMax over axis 0 of [2, 16M]): the core holds
 // the state of a few outputs only, so the outputs each feed made final are read before the next.
 function windowed(s, header, input, given, OutClass, r, winners) {
-  const [out, result] = outputArray(s, header, given, OutClass, r, !winners); // Hardmax's starts zeroed
+  const out = outputArray(s, header, given, OutClass, r, !winners); // Hardmax's starts zeroed
   let read = 0; // states read so far
   const drain = () => {
     const words = heap(s).HEAPF64;
@@ -545,7 +548,7 @@ function windowed(s, header, input, given, OutClass, r, winners) {
     read = final;
   };
   streamInput(s, input, drain);
-  return result;
+  return out;
 }
 
 /** Whether ReduceMax at this opset takes axes as an input (version 18 on). */
