@@ -5,12 +5,15 @@
 // yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
 // machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
 //   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET] [--cached] [--ab=DIST/]
-//     [--scan=OP.DTYPE --lengths=L1,L2,.. [--inner=W] [--last]]
+//     [--scan=OP.DTYPE --lengths=L1,L2,.. [--inner=W] [--last]] [--guarded]
 // --chunk feeds the input in chunks of that many bytes, as js/engine.js stages it (256 KiB).
 // --cached shrinks each case to at most 256 KiB (the outer axis first, then the longer of the
 // others), so the kernel runs on input in L2 as it does on a staged chunk; without it the input
 // streams from memory, and a kernel's speed there can differ from the staged path's (ReduceMax
 // over float64 rows of 10 ran 1.5x faster from memory in one change and 1.05x end to end).
+// --guarded measures against the stream loop with a NaN detector beside its max (a running sum,
+// as the float row kernels keep one): the ceiling of an exact float kernel, about 0.65 of the
+// bare loop in cache on V8 (two SIMD ops a vector against one).
 // --ab puts another build's kernel (say a worktree of an older commit) in the stream loop's
 // place: both modules in one process, rounds interleaved, so the per-round time ratio is steadier
 // than two runs one after the other on a noisy machine. DIST/ is that checkout's
@@ -50,6 +53,7 @@ const CHUNK_BYTES = option('chunk', 0);
 const TARGET_MS = option('ms', 3);
 const AB_DIST = args.find((s) => s.startsWith('--ab='))?.slice('--ab='.length);
 const CACHED = args.includes('--cached');
+const GUARDED = args.includes('--guarded');
 const CACHED_BYTES = 256 * 1024;
 const WARM_MS = 300; // per case, at least
 
@@ -173,7 +177,7 @@ const quartiles = (a) => {
 };
 const fmt = (v, d = 1) => (v >= 100 ? v.toFixed(0) : v.toFixed(d));
 
-const yardstick = AB_DIST ? `--ab ${AB_DIST}` : 'stream';
+const yardstick = AB_DIST ? `--ab ${AB_DIST}` : GUARDED ? 'guarded stream' : 'stream';
 console.log(`rounds ${ROUNDS}, chunk ${CHUNK_BYTES ? CHUNK_BYTES + ' bytes' : 'whole input'}${CACHED ? ', cached (each case shrunk to 256 KiB)' : ''}, node ${process.version}`);
 if (AB_DIST) console.log(`kernel: ${dist}; ratio: its GB/s over the kernel of ${AB_DIST} (> 1: ${dist} faster)`);
 console.log(`| case | shape | bytes | kernel µs (median) | kernel GB/s median (best) | ${yardstick} GB/s median (best) | ratio median (quartiles) | ratio of bests |`);
@@ -212,7 +216,8 @@ for (const c of CASES) {
   const mine = kernelIn(M), theirs = other ? kernelIn(other) : null;
   const kernel = mine.run;
   const floats = Math.floor(bytes / 4);
-  const stream = theirs ? theirs.run : (reps) => M._benchStreamMax(mine.input, floats, reps);
+  const streamLoop = GUARDED ? M._benchGuardedMax : M._benchStreamMax;
+  const stream = theirs ? theirs.run : (reps) => streamLoop(mine.input, floats, reps);
   // Warm up (V8 compiles wasm with Liftoff first and tiers hot functions up to TurboFan, in the
   // background: 20 calls of a small case could end before the swap), then calibrate reps so one
   // sample takes about TARGET_MS.
