@@ -223,28 +223,35 @@ int bench_kernel(int kind, int dtype, int select_last, double outer, double redu
   return 0;
 }
 
-// The plain streaming-max loop the kernels are measured against: float32 f32x4.pmax with four
-// accumulators over `count` floats, `reps` times (no NaN handling: the bandwidth yardstick).
-float bench_stream_max(uintptr_t in, double count, int reps) {
-  typedef float f32x4 __attribute__((vector_size(16)));
-  const float* x = reinterpret_cast<const float*>(in);
-  const int64_t n = static_cast<int64_t>(count);
+// The yardstick loops below: `pass` over the `count` floats at `in`, `reps` times (a sum of its
+// results, so that no pass is optimized away).
+typedef float F32x4 __attribute__((vector_size(16)));
+inline F32x4 load_f32x4(const float* p) {
+  F32x4 v;
+  std::memcpy(&v, p, 16);
+  return v;
+}
+inline F32x4 pmax(F32x4 a, F32x4 b) { return a < b ? b : a; }  // f32x4.pmax
+template <class Pass>
+float bench_passes(uintptr_t in, double count, int reps, Pass pass) {
   float result = 0;
-  for (int r = 0; r < reps; ++r) {
-    f32x4 a[4];
-    for (auto& v : a) std::memcpy(&v, x, 16);
+  for (int r = 0; r < reps; ++r) result += pass(reinterpret_cast<const float*>(in), static_cast<int64_t>(count));
+  return result;
+}
+
+// The plain streaming-max loop the kernels are measured against: f32x4.pmax with four
+// accumulators (no NaN handling: the bandwidth yardstick).
+float bench_stream_max(uintptr_t in, double count, int reps) {
+  return bench_passes(in, count, reps, [](const float* x, int64_t n) {
+    F32x4 a[4];
+    for (auto& v : a) v = load_f32x4(x);
     int64_t i = 0;
     for (; i + 16 <= n; i += 16)
-      for (int u = 0; u < 4; ++u) {
-        f32x4 v;
-        std::memcpy(&v, x + i + 4 * u, 16);
-        a[u] = a[u] < v ? v : a[u];
-      }
+      for (int u = 0; u < 4; ++u) a[u] = pmax(a[u], load_f32x4(x + i + 4 * u));
     for (; i < n; ++i) a[0][0] = a[0][0] < x[i] ? x[i] : a[0][0];
-    for (int u = 1; u < 4; ++u) a[0] = a[0] < a[u] ? a[u] : a[0];
-    result += a[0][0] + a[0][1] + a[0][2] + a[0][3];
-  }
-  return result;
+    for (int u = 1; u < 4; ++u) a[0] = pmax(a[0], a[u]);
+    return a[0][0] + a[0][1] + a[0][2] + a[0][3];
+  });
 }
 
 // The same max with the cheapest NaN detector this project knows, as the float row kernels have
@@ -252,30 +259,18 @@ float bench_stream_max(uintptr_t in, double count, int reps) {
 // of 8 vectors. No exact float kernel can run faster than this loop; in cache on V8 it reads
 // about 0.65 of bench_stream_max's GB/s (two SIMD ops a vector where that loop has one).
 float bench_guarded_max(uintptr_t in, double count, int reps) {
-  typedef float f32x4 __attribute__((vector_size(16)));
-  const float* x = reinterpret_cast<const float*>(in);
-  const int64_t n = static_cast<int64_t>(count);
-  float result = 0;
-  for (int r = 0; r < reps; ++r) {
-    f32x4 m, s;
-    std::memcpy(&m, x, 16);
-    s = m;
+  return bench_passes(in, count, reps, [](const float* x, int64_t n) {
+    F32x4 m = load_f32x4(x), s = m;
     int64_t i = 0;
     for (; i + 32 <= n; i += 32) {
-      const auto max = [](f32x4 a, f32x4 b) { return a < b ? b : a; };
-      const auto at = [&](int u) {
-        f32x4 v;
-        std::memcpy(&v, x + i + 4 * u, 16);
-        return v;
-      };
-      const f32x4 v0 = at(0), v1 = at(1), v2 = at(2), v3 = at(3), v4 = at(4), v5 = at(5), v6 = at(6), v7 = at(7);
-      m = max(m, max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7))));
+      const auto at = [&](int u) { return load_f32x4(x + i + 4 * u); };
+      const F32x4 v0 = at(0), v1 = at(1), v2 = at(2), v3 = at(3), v4 = at(4), v5 = at(5), v6 = at(6), v7 = at(7);
+      m = pmax(m, pmax(pmax(pmax(v0, v1), pmax(v2, v3)), pmax(pmax(v4, v5), pmax(v6, v7))));
       s += ((v0 + v1) + (v2 + v3)) + ((v4 + v5) + (v6 + v7));
     }
     for (; i < n; ++i) m[0] = m[0] < x[i] ? x[i] : m[0], s[0] += x[i];
-    result += m[0] + m[1] + m[2] + m[3] + s[0];
-  }
-  return result;
+    return m[0] + m[1] + m[2] + m[3] + s[0];
+  });
 }
 #endif  // OX_BENCH_HOOKS
 
