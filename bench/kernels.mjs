@@ -54,6 +54,7 @@ const TARGET_MS = option('ms', 3);
 const AB_DIST = args.find((s) => s.startsWith('--ab='))?.slice('--ab='.length);
 const CACHED = args.includes('--cached');
 const GUARDED = args.includes('--guarded');
+if (GUARDED && AB_DIST) throw new Error('kernels.mjs: --guarded and --ab both name the yardstick; give one');
 const CACHED_BYTES = 256 * 1024;
 const WARM_MS = 300; // per case, at least
 
