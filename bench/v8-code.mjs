@@ -21,7 +21,7 @@ if (!caseName || !wanted) throw new Error('usage: node bench/v8-code.mjs CASE FU
 // The bench module's link line (ninja knows it), without the reordering step, into named/.
 function linkNamed() {
   const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
-  execFileSync('node', ['bench/kernels.mjs', 'none-such', '--rounds=1'], { cwd: root, env, stdio: 'ignore' }); // builds build/wasm's bench target
+  execFileSync(process.execPath, ['bench/kernels.mjs', 'none-such', '--rounds=1'], { cwd: root, env, stdio: 'ignore' }); // builds build/wasm's bench target
   const commands = execFileSync('ninja', ['-C', 'build/wasm', '-t', 'commands', 'ox_wasm_bench'], { cwd: root, encoding: 'utf8' });
   const link = commands.trim().split('\n').pop();
   const emxx = link.match(/(\S*em\+\+ .*?) && cd /)?.[1];
@@ -36,7 +36,7 @@ function linkNamed() {
 // Every compiled function: { name, lines } (an instruction line: address, offset, bytes, text).
 function compiledFunctions(dir) {
   const run = spawnSync(
-    'node',
+    process.execPath,
     ['--print-wasm-code', '--no-liftoff', '--no-wasm-lazy-compilation', 'bench/kernels.mjs', caseName, '--cached', '--rounds=1'],
     { cwd: root, env: { ...process.env, OX_DIST: dir }, encoding: 'utf8', maxBuffer: 1 << 30 },
   );
