@@ -10,8 +10,8 @@
 // the block side by side, so slice s's column i is scratch column s * inner + i, its state's
 // place too. One column-kernel call then covers the block instead of one call per slice.
 // Whole rows of up to ColumnScan::kMaxWholeRow elements (a binary head's [N,2] scores, RGB
-// channels) skip the scratch: ColumnScan::whole_rows splits them with shuffles and decides each
-// in registers.
+// channels; RGBA for some kernel sets) skip the scratch: ColumnScan::whole_rows splits them with
+// shuffles and decides each in registers.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -192,10 +192,14 @@ struct ShortRows {
       if (inner == 1 && length >= Columns::kShortestPaired && length <= Columns::kLongestPaired &&
           (!Columns::kTracksIndex || Columns::starts_fresh(first)) && Columns::paired_rows(x, count, length, best, index))
         return;
+    if constexpr (Columns::kFastWholeRowsOf4)
+      if (inner == 1 && length == 4 && Columns::starts_fresh(first) && Columns::whole_rows4_fast(x, count, best, index))
+        return;
     if (inner == 1 && length >= 2 && length <= Columns::kMaxWholeRow &&
         (!Columns::kTracksIndex || Columns::starts_fresh(first))) {
-      return length == 2 ? Columns::template whole_rows<2>(x, count, first, best, index)
-                         : Columns::template whole_rows<3>(x, count, first, best, index);
+      if (length == 2) return Columns::template whole_rows<2>(x, count, first, best, index);
+      if (length == 3) return Columns::template whole_rows<3>(x, count, first, best, index);
+      if constexpr (Columns::kMaxWholeRow >= 4) return Columns::template whole_rows<4>(x, count, first, best, index);
     }
     alignas(16) Raw scratch[kScratchElements];
     const int64_t unit = inner == 1 ? kTile : 1;           // rows / slices per step
