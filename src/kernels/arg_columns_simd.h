@@ -363,17 +363,13 @@ struct ColumnScan {
   // Rows of four (a four-class map's scores, a canvas's RGBA bytes: four loads, eight shuffles for
   // four float32 rows) go whole only where the wasm size budget had room: ReduceMax over float32
   // and uint8 (kernel in cache 1.45x and 1.27x faster than through the scratch), and float32
-  // ArgMax by its fast way alone (whole_rows4_fast). Whole rows of four of every kernel set
+  // ArgMax by its fast way alone (kFastWholeRowsOf4). Whole rows of four of every kernel set
   // measured 1.3-1.8x for the 1- to 4-byte types but cost 1.5 KB gzipped.
   static constexpr int kMaxWholeRow = (std::is_same<Raw, float>::value || std::is_same<Raw, uint8_t>::value) && !Index ? 4 : 3;
-  // float32 ArgMax (first index) over rows of four: whole_rows_fast, and where its guard trips (a
-  // NaN) false, so the caller goes the scratch's way (the exact loop of whole_rows not copied
+  // float32 ArgMax (first index) over rows of four: whole_rows_fast<4> alone; where its guard
+  // trips (a NaN) the caller goes the scratch's way (the exact loop of whole_rows is not copied
   // once more). Kernel in cache 1.69x faster than the scratch.
   static constexpr bool kFastWholeRowsOf4 = kFastWholeRows && std::is_same<Raw, float>::value;
-  static bool whole_rows4_fast(const Raw* x, int64_t count, Raw* best, int32_t* index) {
-    if constexpr (kFastWholeRowsOf4) return whole_rows_fast<4>(x, count, best, index);
-    return false;
-  }
   // ReduceMax over float whole rows: a tile first by its Summary (float32/float64: a pmax and an
   // add an element; float16/bfloat16: int16 max, uint16 min and max), the state first so a tie
   // keeps the earliest bits, stored unless a lane is not exact (a NaN; for the 16-bit floats also

@@ -193,7 +193,8 @@ struct ShortRows {
           (!Columns::kTracksIndex || Columns::starts_fresh(first)) && Columns::paired_rows(x, count, length, best, index))
         return;
     if constexpr (Columns::kFastWholeRowsOf4)
-      if (inner == 1 && length == 4 && Columns::starts_fresh(first) && Columns::whole_rows4_fast(x, count, best, index))
+      if (inner == 1 && length == 4 && Columns::starts_fresh(first) &&
+          Columns::template whole_rows_fast<4>(x, count, best, index))
         return;
     if (inner == 1 && length >= 2 && length <= Columns::kMaxWholeRow &&
         (!Columns::kTracksIndex || Columns::starts_fresh(first))) {
