@@ -12,7 +12,11 @@
 // Within a kind, the functions go greedily: next, the one whose body deflates smallest after the
 // 32 KiB of bodies before it (zlib's preset dictionary, as gzip's window sees them). That is 441
 // bytes smaller than by size (102,213 -> 101,772 when it came); ordering all functions greedily,
-// kinds mixed, was 1.2 KB larger, and starting each kind with its largest function 0.3 KB.
+// kinds mixed, was 1.2 KB larger, and starting each kind with its largest function 0.3 KB. Then
+// two passes of local search move each function 1, 2, 3, 5 or 8 places later where the stretch
+// it leaves and the 8 KiB after deflate smaller (after the 32 KiB before it): 564 bytes smaller
+// again (101,994 -> 101,430), in about 5 s; the whole module's gzip as the measure took a minute
+// for 743, a third pass 89 more in 2.5 s.
 //
 // The step goes through Binaryen's own text format (wasm-dis, then wasm-as without names), which
 // round-trips its binaries byte for byte; only the order of the function bodies (and so the
@@ -97,6 +101,16 @@ const WINDOW = 32 * 1024;
 const bodies = codeBodies(assemble(functions));
 if (bodies.length !== functions.length) throw new Error('order-functions: the code section does not match the functions');
 functions.forEach((fn, i) => (fn.body = bodies[i]));
+
+// The last 32 KiB of the bodies before position `at` of `order`: what gzip's window holds there.
+function windowBefore(order, at) {
+  const parts = [];
+  for (let i = at - 1, held = 0; i >= 0 && held < WINDOW; i -= 1) parts.unshift(order[i].body), (held += order[i].body.length);
+  const joined = Buffer.concat(parts);
+  return joined.subarray(Math.max(0, joined.length - WINDOW));
+}
+
+// Greedy within each kind.
 const ordered = [];
 let window = Buffer.alloc(0);
 for (let start = 0; start < functions.length; ) {
@@ -116,5 +130,29 @@ for (let start = 0; start < functions.length; ) {
   }
   start = stop;
 }
-assemble(ordered);
+
+// Local search: the deflated size of positions [from, to] and the 8 KiB after them, after the
+// window before `from`, is what moving a function within that stretch changes.
+const AFTER = 8 * 1024;
+function stretchBytes(order, from, to) {
+  const parts = [];
+  for (let i = from, after = 0; i < order.length && (i <= to || after < AFTER); i += 1) {
+    parts.push(order[i].body);
+    if (i > to) after += order[i].body.length;
+  }
+  return deflateRawSync(Buffer.concat(parts), { level: 9, dictionary: windowBefore(order, from) }).length;
+}
+let order = ordered;
+for (let pass = 0; pass < 2; pass += 1) {
+  for (let i = 0; i < order.length; i += 1) {
+    for (const step of [1, 2, 3, 5, 8]) {
+      const j = i + step;
+      if (j >= order.length) break;
+      const moved = order.slice();
+      moved.splice(j, 0, ...moved.splice(i, 1));
+      if (stretchBytes(moved, i, j) < stretchBytes(order, i, j)) order = moved;
+    }
+  }
+}
+assemble(order);
 unlinkSync(watPath);
