@@ -369,7 +369,7 @@ struct ColumnScan {
   // float32 ArgMax (first index) over rows of four: whole_rows_fast<4> alone; where its guard
   // trips (a NaN) the caller goes the scratch's way (the exact loop of whole_rows is not copied
   // once more). Kernel in cache 1.69x faster than the scratch.
-  static constexpr bool kFastWholeRowsOf4 = kFastWholeRows && std::is_same<Raw, float>::value;
+  static constexpr bool kFastWholeRowsOf4 = kFastWholeRows && kLanes >= 4;
   // ReduceMax over float whole rows: a tile first by its Summary (float32/float64: a pmax and an
   // add an element; float16/bfloat16: int16 max, uint16 min and max), the state first so a tie
   // keeps the earliest bits, stored unless a lane is not exact (a NaN; for the 16-bit floats also
