@@ -112,21 +112,18 @@ function windowBefore(order, at) {
 
 // Greedy within each kind.
 const ordered = [];
-let window = Buffer.alloc(0);
 for (let start = 0; start < functions.length; ) {
   let stop = start;
   while (stop < functions.length && functions[stop].kind === functions[start].kind) stop += 1;
   const left = functions.slice(start, stop);
   while (left.length > 0) {
+    const window = windowBefore(ordered, ordered.length);
     let pick = 0, least = Infinity;
     left.forEach((fn, i) => {
       const bytes = deflateRawSync(fn.body, { level: 9, dictionary: window }).length;
       if (bytes < least) (least = bytes), (pick = i);
     });
-    const [fn] = left.splice(pick, 1);
-    ordered.push(fn);
-    const joined = Buffer.concat([window, fn.body]);
-    window = joined.subarray(Math.max(0, joined.length - WINDOW));
+    ordered.push(...left.splice(pick, 1));
   }
   start = stop;
 }

@@ -362,13 +362,14 @@ struct ColumnScan {
   // per kernel set, not per caller.
   // Rows of four (a four-class map's scores, a canvas's RGBA bytes: four loads, eight shuffles for
   // four float32 rows) go whole only where the wasm size budget had room: ReduceMax over float32
-  // and uint8 (kernel in cache 1.45x and 1.27x faster than through the scratch), and float32
-  // ArgMax by its fast way alone (kFastWholeRowsOf4). Whole rows of four of every kernel set
+  // and uint8 (kernel in cache 1.45x and 1.27x faster than through the scratch), and the arg
+  // kinds with a fast way by it alone (kFastWholeRowsOf4). Whole rows of four of every kernel set
   // measured 1.3-1.8x for the 1- to 4-byte types but cost 1.5 KB gzipped.
   static constexpr int kMaxWholeRow = (std::is_same<Raw, float>::value || std::is_same<Raw, uint8_t>::value) && !Index ? 4 : 3;
-  // float32 ArgMax (first index) over rows of four: whole_rows_fast<4> alone; where its guard
-  // trips (a NaN) the caller goes the scratch's way (the exact loop of whole_rows is not copied
-  // once more). Kernel in cache 1.69x faster than the scratch.
+  // float32 ArgMax (first index) and the float16/bfloat16 arg kinds over rows of four:
+  // whole_rows_fast<4> alone; where its guard trips (a NaN) the caller goes the scratch's way (the
+  // exact loop of whole_rows is not copied once more). Kernel in cache against the scratch:
+  // float32 1.69x; float16 and bfloat16 ArgMax, ArgMin, select_last_index 1.52-1.87x.
   static constexpr bool kFastWholeRowsOf4 = kFastWholeRows && kLanes >= 4;
   // ReduceMax over float whole rows: a tile first by its Summary (float32/float64: a pmax and an
   // add an element; float16/bfloat16: int16 max, uint16 min and max), the state first so a tie
