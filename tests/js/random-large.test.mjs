@@ -16,28 +16,23 @@ import { POOLS } from './values.mjs';
 const CASES = 120;
 const MAX_ELEMENTS = 600000;
 
-const rounded = new Float32Array(1);
-
-// A random value of `type` as stored in its typed array (16-bit floats as bits): finite, from a
-// range of six when `narrow`.
+// A random value of `type` as stored in its typed array (16-bit floats as bits): finite; with
+// `narrow`, one of six (16-bit floats: six small magnitudes of either sign), so ties abound.
 function randomValue(rng, type, narrow) {
-  const { family } = TYPES[type];
+  const { family, array } = TYPES[type];
   if (type === 'bool') return rng.int(2);
   if (family === 'float16' || family === 'bfloat16') {
     const all = family === 'float16' ? 0x7c00 : 0x7f80; // exponent bits
     const bits = narrow ? (rng.int(6) << 8) | (rng.chance(0.5) ? 0x8000 : 0) : rng.int(65536);
     return (bits & all) === all ? bits & ~0x4000 : bits; // no inf or NaN: exponent lowered
   }
-  const scale = narrow ? 6 : 2000;
   if (family === 'float') {
-    const v = Math.round((rng.next() - 0.5) * scale * (narrow ? 1 : 1000)) / (narrow ? 1 : 1000);
-    if (type !== 'float32') return v;
-    rounded[0] = v;
-    return rounded[0];
+    const v = narrow ? rng.range(-3, 2) : Math.round((rng.next() - 0.5) * 2e6) / 1000; // three decimals
+    return type === 'float32' ? Math.fround(v) : v;
   }
   const span = narrow ? 6 : 1e9; // wider than 8- and 16-bit types: their arrays wrap it
-  const v = rng.int(span) - (type.startsWith('u') ? 0 : Math.floor(span / 2));
-  return TYPES[type].array === BigInt64Array || TYPES[type].array === BigUint64Array ? BigInt(v) * 7919n : v;
+  const v = rng.int(span) - (type.startsWith('u') ? 0 : span / 2);
+  return array === BigInt64Array || array === BigUint64Array ? BigInt(v) * 7919n : v;
 }
 
 // Rank 1-4, dims from 1-9 (short rows, narrow columns), 10-100 or 100-5000, in any order; the
