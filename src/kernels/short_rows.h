@@ -196,6 +196,10 @@ struct ShortRows {
       if (inner == 1 && length == 4 && Columns::starts_fresh(first) &&
           Columns::template whole_rows_fast<4>(x, count, best, index))
         return;
+    if constexpr (Columns::kFastWholeRowsOf5)
+      if (inner == 1 && length == 5 && Columns::starts_fresh(first) &&
+          Columns::template whole_rows_fast<5>(x, count, best, index))
+        return;
     if (inner == 1 && length >= 2 && length <= Columns::kMaxWholeRow &&
         (!Columns::kTracksIndex || Columns::starts_fresh(first))) {
       if (length == 2) return Columns::template whole_rows<2>(x, count, first, best, index);

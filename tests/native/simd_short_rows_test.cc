@@ -44,9 +44,13 @@ struct ShortSizes {
   }
 };
 
+// NaN planted unless `with_nan` is false: the fast ways (whole rows of 2-5 decided in registers,
+// the column passes' pmax) give their result only where their guard saw no NaN, so a call with a
+// NaN never shows what they decided.
 template <DType D>
-void fill_rows(RawOf<D>* x, int64_t rows, int64_t n, std::mt19937_64& rng, Mix mix) {
+void fill_rows(RawOf<D>* x, int64_t rows, int64_t n, std::mt19937_64& rng, Mix mix, bool with_nan = true) {
   for (int64_t i = 0; i < rows * n; ++i) x[i] = random_value<D>(rng, mix);
+  if (!with_nan) return;
   if constexpr (has_nan<D>()) {
     const auto payloads = nans<D>();
     const int64_t hits = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));  // some rows get one or two
@@ -116,9 +120,26 @@ void short_row_checks() {
         if (rows > 4 * ShortSizes<D>::tile && mix != static_cast<Mix>(n % 3)) continue;  // one mix for the long calls
         const int offset = static_cast<int>(rng() % 4);
         Shifted<RawOf<D>> buf(rows * n, offset);
-        fill_rows<D>(buf.data, rows, n, rng, mix);
+        const bool with_nan = mix == Mix::Specials || rng() % 2 == 0;
+        fill_rows<D>(buf.data, rows, n, rng, mix, with_nan);
         const int64_t cut = static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
-        check_short_rows<D>(buf.data, rows, n, cut, "offset " + std::to_string(offset) + " mix " + std::to_string(int(mix)));
+        check_short_rows<D>(buf.data, rows, n, cut,
+                            "offset " + std::to_string(offset) + " mix " + std::to_string(int(mix)) + (with_nan ? "" : " no NaN"));
+      }
+}
+
+// Rows of 2 to 5 without NaN, every row count and mix: the fast ways that decide whole rows in
+// registers (float32 ArgMax, the float16/bfloat16 arg kinds) keep their result only then.
+template <DType D>
+void fast_whole_row_checks() {
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
+  for (int64_t n = 2; n <= 5; ++n)
+    for (int64_t rows : ShortSizes<D>::row_counts(n))
+      for (Mix mix : {Mix::Ties, Mix::Wide}) {
+        Shifted<RawOf<D>> buf(rows * n, static_cast<int>(rng() % 4));
+        fill_rows<D>(buf.data, rows, n, rng, mix, false);
+        check_short_rows<D>(buf.data, rows, n, static_cast<int64_t>(rng() % static_cast<uint64_t>(n)),
+                            "no NaN, mix " + std::to_string(int(mix)));
       }
 }
 
@@ -272,5 +293,6 @@ TEMPLATE_TEST_CASE("Many small slices of a strided axis go side by side and matc
 TEMPLATE_TEST_CASE("Short rows run as columns and match the trivial loop", "[simd][rows][short]", OX_SIMD_TEST_DTYPES) {
   simdtest::use_format_of<TestType::dtype>();
   short_row_checks<TestType::dtype>();
+  fast_whole_row_checks<TestType::dtype>();
   nan_at_every_position<TestType::dtype>();
 }
