@@ -46,25 +46,33 @@ struct ShortSizes {
 
 // NaN planted unless `with_nan` is false: the fast ways (whole rows of 2-5 decided in registers,
 // the column passes' pmax) give their result only where their guard saw no NaN, so a call with a
-// NaN never shows what they decided.
+// NaN never shows what they decided. Half the calls with NaN hold stray ones only (no row of NaN,
+// which trips every guard whichever positions it watches). Signed zeros in a third of the calls,
+// NaN or not: among negatives (ArgMax's ties) in every third row, among positives (ArgMin's) in
+// the next; which zero comes first decides the index and the bits.
 template <DType D>
 void fill_rows(RawOf<D>* x, int64_t rows, int64_t n, std::mt19937_64& rng, Mix mix, bool with_nan = true) {
   for (int64_t i = 0; i < rows * n; ++i) x[i] = random_value<D>(rng, mix);
-  if (!with_nan) return;
   if constexpr (has_nan<D>()) {
-    const auto payloads = nans<D>();
-    const int64_t hits = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));  // some rows get one or two
-    for (int64_t h = 0; h < hits; ++h) x[rng() % static_cast<uint64_t>(rows * n)] = payloads[rng() % payloads.size()];
-    const int64_t all = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));  // a row of NaN
-    for (int64_t j = 0; j < n; ++j) x[all * n + j] = payloads[rng() % payloads.size()];
+    if (with_nan) {
+      const auto payloads = nans<D>();
+      const int64_t hits = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));  // some rows get one or two
+      for (int64_t h = 0; h < hits; ++h) x[rng() % static_cast<uint64_t>(rows * n)] = payloads[rng() % payloads.size()];
+      if (rng() % 2 == 0) {
+        const int64_t all = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));  // a row of NaN
+        for (int64_t j = 0; j < n; ++j) x[all * n + j] = payloads[rng() % payloads.size()];
+      }
+    }
   }
   if (rng() % 3 == 0 && (std::is_floating_point<RawOf<D>>::value || D == DType::Float16 || D == DType::BFloat16)) {
-    // Signed zeros among negatives in some rows: which zero wins decides the bits.
-    for (int64_t r = 0; r < rows; r += 3)
+    for (int64_t r = 0; r < rows; ++r) {
+      if (r % 3 == 2) continue;
+      const double side = r % 3 == 0 ? -1.0 : 1.0;
       for (int64_t j = 0; j < n; ++j) {
         const uint64_t u = rng() % 4;
-        x[r * n + j] = u == 0 ? from_double<D>(-0.0) : u == 1 ? from_double<D>(0.0) : from_double<D>(-1.0 - double(u));
+        x[r * n + j] = u == 0 ? from_double<D>(-0.0) : u == 1 ? from_double<D>(0.0) : from_double<D>(side * (1.0 + double(u)));
       }
+    }
   }
 }
 
@@ -143,6 +151,32 @@ void fast_whole_row_checks() {
       }
 }
 
+// Two NaN of different payloads in one row of a call otherwise free of NaN, in a tile before the
+// last: which of them the rule picks (the first or last NaN) is not what a fast way's pick among
+// its keys gives, so only its guard over every tile's best keys sends such a call the exact way.
+template <DType D>
+void nan_pairs_in_a_row() {
+  if constexpr (has_nan<D>()) {
+    using Z = ShortSizes<D>;
+    std::mt19937_64 rng(static_cast<uint64_t>(D) * 2903);
+    const auto payloads = nans<D>();
+    for (int64_t n = 2; n <= 5; ++n)
+      for (size_t a = 0; a < payloads.size(); ++a)
+        for (size_t b = 0; b < payloads.size(); ++b) {
+          if (a == b) continue;
+          const int64_t rows = 2 * Z::tile + 1, row = static_cast<int64_t>(rng() % static_cast<uint64_t>(Z::tile));
+          std::vector<RawOf<D>> x(static_cast<size_t>(rows * n));
+          fill_rows<D>(x.data(), rows, n, rng, Mix::Wide, false);
+          const int64_t p = static_cast<int64_t>(rng() % static_cast<uint64_t>(n - 1));
+          const int64_t q = p + 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(n - 1 - p));
+          x[static_cast<size_t>(row * n + p)] = payloads[a];
+          x[static_cast<size_t>(row * n + q)] = payloads[b];
+          check_short_rows<D>(x.data(), rows, n, static_cast<int64_t>(rng() % static_cast<uint64_t>(n)),
+                              "NaN pair " + std::to_string(a) + "," + std::to_string(b) + " in row " + std::to_string(row));
+        }
+  }
+}
+
 // One NaN (then two) at every position of tile + 1 rows, for lengths around the vector: every
 // lane of every transposed vector, in the overlapping last tile too.
 template <DType D>
@@ -151,9 +185,11 @@ void nan_at_every_position() {
     using Z = ShortSizes<D>;
     std::mt19937_64 rng(static_cast<uint64_t>(D) * 6151);
     const auto payloads = nans<D>();
-    for (int64_t n :
-         {int64_t{1}, int64_t{2}, int64_t{3}, Z::lanes - 3, Z::lanes - 1, Z::lanes, Z::lanes + 1, 2 * Z::lanes + 1}) {
-      if (n < 1) continue;
+    // 4, 5 and 7-24 too: the lengths the fast ways take whole (rows of 4 and 5; 8-byte rows of 4-24 in pairs).
+    std::vector<int64_t> lengths = {1, 2, 3, 4, 5, 7, 13, 24};
+    for (int64_t n : {Z::lanes - 3, Z::lanes - 1, Z::lanes, Z::lanes + 1, 2 * Z::lanes + 1})
+      if (n >= 1 && std::find(lengths.begin(), lengths.end(), n) == lengths.end()) lengths.push_back(n);
+    for (int64_t n : lengths) {
       const int64_t rows = Z::tile + 1;
       for (int64_t p = 0; p < rows * n; ++p) {
         std::vector<RawOf<D>> x(static_cast<size_t>(rows * n));
@@ -294,5 +330,6 @@ TEMPLATE_TEST_CASE("Short rows run as columns and match the trivial loop", "[sim
   simdtest::use_format_of<TestType::dtype>();
   short_row_checks<TestType::dtype>();
   fast_whole_row_checks<TestType::dtype>();
+  nan_pairs_in_a_row<TestType::dtype>();
   nan_at_every_position<TestType::dtype>();
 }
