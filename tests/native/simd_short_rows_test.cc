@@ -24,8 +24,12 @@ struct ShortSizes {
   using Rule = ox::ArgRule<ox::Traits<D>, ox::Direction::Max, false>;
   using Short = ox::ShortRows<ox::ColumnScan<L, Rule, true>>;
   using MaxShort = ox::ShortRows<ox::ColumnScan<L, Rule, false>>;  // ReduceMax's shorter limit
+  using Arg = ox::ColumnScan<L, Rule, true>;
   static constexpr int64_t lanes = L::kLanes;
   static constexpr int64_t tile = Short::kTile;
+  // The lengths the fast ways take whole in registers (rows of 2 to 5), and the 8-byte pairs' range.
+  static constexpr int64_t longest_fast_whole = 5;
+  static constexpr int64_t shortest_paired = Arg::kShortestPaired, longest_paired = Arg::kLongestPaired;
 
   static std::vector<int64_t> lengths() {
     std::vector<int64_t> n;
@@ -141,7 +145,7 @@ void short_row_checks() {
 template <DType D>
 void fast_whole_row_checks() {
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
-  for (int64_t n = 2; n <= 5; ++n)
+  for (int64_t n = 2; n <= ShortSizes<D>::longest_fast_whole; ++n)
     for (int64_t rows : ShortSizes<D>::row_counts(n))
       for (Mix mix : {Mix::Ties, Mix::Wide}) {
         Shifted<RawOf<D>> buf(rows * n, static_cast<int>(rng() % 4));
@@ -160,7 +164,7 @@ void nan_pairs_in_a_row() {
     using Z = ShortSizes<D>;
     std::mt19937_64 rng(static_cast<uint64_t>(D) * 2903);
     const auto payloads = nans<D>();
-    for (int64_t n = 2; n <= 5; ++n)
+    for (int64_t n = 2; n <= Z::longest_fast_whole; ++n)
       for (size_t a = 0; a < payloads.size(); ++a)
         for (size_t b = 0; b < payloads.size(); ++b) {
           if (a == b) continue;
@@ -185,9 +189,11 @@ void nan_at_every_position() {
     using Z = ShortSizes<D>;
     std::mt19937_64 rng(static_cast<uint64_t>(D) * 6151);
     const auto payloads = nans<D>();
-    // 4, 5 and 7-24 too: the lengths the fast ways take whole (rows of 4 and 5; 8-byte rows of 4-24 in pairs).
-    std::vector<int64_t> lengths = {1, 2, 3, 4, 5, 7, 13, 24};
-    for (int64_t n : {Z::lanes - 3, Z::lanes - 1, Z::lanes, Z::lanes + 1, 2 * Z::lanes + 1})
+    // Every length the fast ways take whole, and the 8-byte pairs' ends and a middle one.
+    std::vector<int64_t> lengths;
+    for (int64_t n = 1; n <= Z::longest_fast_whole; ++n) lengths.push_back(n);
+    for (int64_t n : {Z::shortest_paired, Z::shortest_paired + 3, (Z::shortest_paired + Z::longest_paired) / 2,
+                      Z::longest_paired, Z::lanes - 3, Z::lanes - 1, Z::lanes, Z::lanes + 1, 2 * Z::lanes + 1})
       if (n >= 1 && std::find(lengths.begin(), lengths.end(), n) == lengths.end()) lengths.push_back(n);
     for (int64_t n : lengths) {
       const int64_t rows = Z::tile + 1;
