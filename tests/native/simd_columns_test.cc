@@ -191,22 +191,76 @@ void aliasing_strides() {
         }
 }
 
-// More rows in one call than one register pass tracks for 1- and 2-byte lanes (255, 65535).
+// A call of more rows than one register pass tracks for 1- and 2-byte lanes (kPassRows: 254,
+// 65534), whose relative rows would overflow their lane: every column holds a unique maximum and
+// a unique minimum, each at a row around the end of a pass (the seeded first pass, the unseeded
+// second, or the same rows one further, where a limit one or two too large would wrap).
+template <DType D>
+std::vector<RawOf<D>> pass_boundary_grid(int64_t pass_rows, int64_t rows, int64_t width, std::mt19937_64& rng) {
+  std::vector<int64_t> at;
+  for (int64_t end : {pass_rows, 2 * pass_rows})
+    for (int64_t d = -2; d <= 3; ++d)
+      if (end + d < rows) at.push_back(end + d);
+  at.push_back(rows - 1);
+  std::vector<RawOf<D>> x(static_cast<size_t>(rows * width));
+  for (auto& e : x) e = from_double<D>(static_cast<double>(1 + rng() % 5));  // ties in 1..5
+  for (int64_t j = 0; j < width; ++j) {
+    const size_t n = at.size();
+    x[static_cast<size_t>(at[static_cast<size_t>(j) % n] * width + j)] = from_double<D>(7);
+    x[static_cast<size_t>(at[(static_cast<size_t>(j) + n / 2) % n] * width + j)] = from_double<D>(0);
+  }
+  return x;
+}
+
+// The column sweep itself, one call from row 0 and one from row 1 (every pass unseeded): the
+// registry's column kernel splits inputs past 256 KiB into passes of 16 rows, so for 2-byte lanes
+// only a direct call reaches a pass limit of 65534.
+template <DType D, Direction Dir, bool Last>
+void check_long_sweep(const RawOf<D>* x, int64_t rows, int64_t width) {
+  using Arg = ox::ColumnScan<typename ox::LanesFor<D>::type, ox::ArgRule<ox::Traits<D>, Dir, Last>, true>;
+  const bool max = Dir == Direction::Max;
+  INFO(name(D) << (max ? " ArgMax" : " ArgMin") << " select_last " << Last << " rows " << rows << " width " << width);
+  const size_t w = static_cast<size_t>(width);
+  std::vector<RawOf<D>> best(w), column(static_cast<size_t>(rows));
+  std::vector<int32_t> index(w);
+  for (int64_t split : {int64_t{0}, int64_t{1}}) {
+    INFO("first call's rows " << split);
+    fresh::poison(best.data(), w * sizeof(RawOf<D>), index.data(), width);
+    typename Arg::Hint hint;
+    if (split > 0) Arg::sweep(x, split, width, width, 0, best.data(), index.data(), &hint);
+    Arg::sweep(x + split * width, rows - split, width, width, split, best.data(), index.data(), &hint);
+    for (int64_t j = 0; j < width; ++j) {
+      for (int64_t r = 0; r < rows; ++r) column[static_cast<size_t>(r)] = x[r * width + j];
+      INFO("column " << j);
+      CHECK(index[static_cast<size_t>(j)] == trivial_arg<D>(column.data(), rows, max, Last));
+    }
+  }
+}
+
 template <DType D>
 void long_columns() {
-  using L = typename ox::LanesFor<D>::type;
-  using Arg = ox::ColumnScan<L, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, true>;
-  std::mt19937_64 rng(static_cast<uint64_t>(D) * 1009);
-  const int64_t rows = Arg::kRelative ? Arg::kPassRows + 2 : 300;
-  // 1-byte lanes also wide enough to be cache-blocked (past 254 rows, in passes of 16 rows).
-  const int64_t blocked = sizeof(RawOf<D>) == 1 ? Arg::kBlockColumns + 1 : 0;
-  for (int64_t width : {int64_t{Tiles<D>::tile} + 1, blocked}) {
-    if (width == 0) continue;
-    std::vector<RawOf<D>> x(static_cast<size_t>(rows * width));
-    for (auto& e : x) e = random_value<D>(rng, Mix::Ties);
-    // Winners late in the column: past the first pass.
-    x[static_cast<size_t>((rows - 1) * width)] = ox::Traits<D>::highest();
-    check_grid<D>(x.data(), rows, width, width, rng, "long columns");
+  using Arg = ox::ColumnScan<typename ox::LanesFor<D>::type, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, true>;
+  if constexpr (Arg::kRelative) {
+    std::mt19937_64 rng(static_cast<uint64_t>(D) * 1009);
+    const int64_t rows = 2 * Arg::kPassRows + 8;
+    const int64_t width = Tiles<D>::group + Tiles<D>::tile + 1;  // a register group, a tile, an overlapping tile
+    const std::vector<RawOf<D>> x = pass_boundary_grid<D>(Arg::kPassRows, rows, width, rng);
+    check_long_sweep<D, Direction::Max, false>(x.data(), rows, width);
+    check_long_sweep<D, Direction::Max, true>(x.data(), rows, width);
+    check_long_sweep<D, Direction::Min, false>(x.data(), rows, width);
+    check_long_sweep<D, Direction::Min, true>(x.data(), rows, width);
+    // Through the registry too, where 1-byte inputs stay in cache (one sweep) or, wide enough,
+    // are cache-blocked.
+    if constexpr (sizeof(RawOf<D>) == 1)
+      for (int64_t wide : {width, Arg::kBlockColumns + 1}) {
+        const std::vector<RawOf<D>> g = pass_boundary_grid<D>(Arg::kPassRows, rows, wide, rng);
+        check_grid<D>(g.data(), rows, wide, wide, rng, "long columns");
+      }
+  } else {  // absolute rows: no pass limit, just long columns
+    std::mt19937_64 rng(static_cast<uint64_t>(D) * 1009);
+    const int64_t rows = 300, width = Tiles<D>::tile + 1;
+    const std::vector<RawOf<D>> g = pass_boundary_grid<D>(rows / 3, rows, width, rng);
+    check_grid<D>(g.data(), rows, width, width, rng, "long columns");
   }
 }
 
