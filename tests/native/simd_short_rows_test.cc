@@ -48,9 +48,9 @@ struct ShortSizes {
   }
 };
 
-// NaN planted unless `with_nan` is false: the fast ways (whole rows of 2-5 decided in registers,
-// the column passes' pmax) give their result only where their guard saw no NaN, so a call with a
-// NaN never shows what they decided. Half the calls with NaN hold stray ones only (no row of NaN,
+// NaN planted unless `with_nan` is false (then infinities of one sign in half the calls): the fast
+// ways (whole rows of 2-5 decided in registers, the column passes' pmax) give their result only
+// where their guard saw no NaN, so a call with a NaN never shows what they decided. Half the calls with NaN hold stray ones only (no row of NaN,
 // which trips every guard whichever positions it watches). Signed zeros in a third of the calls,
 // NaN or not: among negatives (ArgMax's ties) in every third row, among positives (ArgMin's) in
 // the next; which zero comes first decides the index and the bits.
@@ -66,6 +66,12 @@ void fill_rows(RawOf<D>* x, int64_t rows, int64_t n, std::mt19937_64& rng, Mix m
         const int64_t all = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));  // a row of NaN
         for (int64_t j = 0; j < n; ++j) x[all * n + j] = payloads[rng() % payloads.size()];
       }
+    } else if (rng() % 2 == 0) {
+      // Infinities of one sign, some rows two (ties): the float guards' running sums stay free of
+      // NaN, so the fast ways keep results that involve them (+inf beside -inf would trip them).
+      const RawOf<D> inf = specials<D>()[rng() % 2];  // -inf or +inf
+      const int64_t hits = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * rows));
+      for (int64_t h = 0; h < hits; ++h) x[rng() % static_cast<uint64_t>(rows * n)] = inf;
     }
   }
   if (rng() % 3 == 0 && (std::is_floating_point<RawOf<D>>::value || D == DType::Float16 || D == DType::BFloat16)) {
