@@ -32,6 +32,7 @@ function axesTensor(axes, opset) {
     const v = axes[i];
     if (typeof v === 'bigint' && BigInt.asIntN(64, v) === v) data[i] = v;
     else if (Number.isSafeInteger(v)) data[i] = BigInt(v);
+    else if (typeof v === 'bigint') throw nodeError('ReduceMax', opset, `attribute 'axes' must hold int64 integers, but entry ${i} is ${v}n`);
     else throw nodeError('ReduceMax', opset, `attribute 'axes' must hold integers, but entry ${i} is ${typeof v === 'number' ? v : describeValue(v)}`);
   }
   return new Tensor('int64', data, [data.length]);

@@ -165,6 +165,13 @@ test('limits beyond the reference: rank above 64, dims above 2^53, outputs too l
   assert.match(error.message, /ReduceMax version 13\b/);
   assert.match(error.message, /memory/);
   callGood(2);
+  // A name or list longer than a request carries is quoted cut, marked so: never as if whole.
+  const longName = `keepdims${'x'.repeat(70)}`;
+  assert.throws(() => argMax(x, { [longName]: 1 }), (e) => /ArgMax version 13: unknown attribute 'keepdimsx+\.\.\.'/.test(e.message));
+  assert.throws(() => runNode(`ArgMax${'y'.repeat(70)}`, [x]), (e) => /unknown operator 'ArgMaxy+\.\.\.'/.test(e.message));
+  const longList = Array.from({ length: 70 }, (_, i) => i % 2);
+  assert.throws(() => reduceMax(x, { axes: longList }, { opset: 13 }), (e) => /ReduceMax version 13: .*\[(\d, )+\.\.\.\]$/.test(e.message));
+  callGood(3);
 });
 
 test('numbers in messages read as JavaScript prints them (String(x)): shortest digits, every magnitude', () => {
@@ -190,6 +197,9 @@ test('friendly functions throw the same kind of Errors', () => {
   assertNodeError(() => reduceMax(x, { axes: 'all' }, { opset: 18 }), { op: 'ReduceMax', version: 18, kind: 'attr-value' });
   assertNodeError(() => reduceMax(x, { axes: [0.5] }, { opset: 20 }), { op: 'ReduceMax', version: 20, kind: 'attr-value' });
   assertNodeError(() => reduceMax(x, { axes: [2 ** 64] }, { opset: 19 }), { op: 'ReduceMax', version: 18, kind: 'attr-value' });
+  // BigInt axes outside int64 are errors, not wrapped into it (2^64 would become axis 0).
+  for (const axis of [2n ** 64n, -(2n ** 63n) - 1n, 2n ** 64n - 1n])
+    assert.throws(() => reduceMax(x, { axes: [axis] }), { message: `ReduceMax version 20: attribute 'axes' must hold int64 integers, but entry 0 is ${axis}n` });
   assertNodeError(() => reduceMax(x, { axes: 'all' }, { opset: 13 }), { op: 'ReduceMax', version: 13, kind: 'attr-value' });
   assertNodeError(() => reduceMax(x, { axes: [1] }, { opset: 'x' }), { op: 'ReduceMax', kind: 'opset' });
   assertNodeError(() => reduceMax(null, { axes: [1] }), { op: 'ReduceMax', version: 20, kind: 'missing-input' });

@@ -134,6 +134,8 @@ test('valid tensor-likes in unusual forms give the right answer', () => {
   const big = new Float32Array(20);
   big.set(base.data, 5);
   check({ type: 'float32', data: new Float32Array(big.buffer, 20, 6), dims: [2, 3] }); // a view at an offset
+  class Scores extends Float32Array {}
+  check({ type: 'float32', data: new Scores(big.buffer, 20, 6), dims: [2, 3] }); // a subclass view at an offset (read through a plain view)
   const shared = new Float32Array(new SharedArrayBuffer(24));
   shared.set(base.data);
   check({ type: 'float32', data: shared, dims: [2, 3] });
@@ -143,6 +145,8 @@ test('valid tensor-likes in unusual forms give the right answer', () => {
   check({ ...base, dims: new Int32Array([2, 3]) });
   check({ type: 'float32', data: base.data }, { axis: 0 }); // dims default to [length]
   check(base, { axis: 1n, keepdims: 1n, select_last_index: false, unused: undefined });
+  // Undefined values are absent, so any number of them fits the request's 8 attributes.
+  check(base, { axis: 1, ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`unset${i}`, undefined])) });
   check(base, Object.assign(Object.create({ bogus: 1 }), { axis: -1 })); // inherited properties are not attributes
   mustEqual(api.runNode('ArgMax', [base], { axis: 1 }, 13n), 'ArgMax', 13, base, { axis: 1 });
   mustEqual(api.runNode('ArgMax', [base], { axis: 1 }, 1e300), 'ArgMax', 13, base, { axis: 1 });

@@ -157,6 +157,8 @@ test('the Tensor class: dims default, Array conversion, errors', () => {
   assert.deepEqual(Array.from(new Tensor('int64', [1n, -(2n ** 63n)]).data), [1n, -(2n ** 63n)]);
   assert.equal(new Tensor('uint64', [2n ** 64n - 1n]).data[0], 2n ** 64n - 1n);
   assert.deepEqual(Array.from(new Tensor('bool', [true, false, 1, 0]).data), [1, 0, 1, 0]);
+  // Any truthy entry is true: bool data holds 0/1 only (api.md), never 2 or 255.
+  assert.deepEqual(Array.from(new Tensor('bool', [2, -1, 0.5, 'yes', 0, NaN, '']).data), [1, 1, 1, 1, 0, 0, 0]);
   assert.deepEqual(new Tensor('float64', [], [0, 4]).dims, [0, 4]);
   assert.deepEqual(new Tensor('float64', [7], []).dims, []);
   assert.deepEqual(new Tensor('float32', new Float32Array(6), new Int32Array([2, 3])).dims, [2, 3]);
