@@ -131,7 +131,7 @@ test('column tiles: Hardmax along a middle axis and single-axis ReduceMax, every
   }
 });
 
-test('column tiles from a typed array the heap has no view of (copied as bytes)', async () => {
+test('column tiles from a typed-array subclass (read through a plain view of its memory; Float16Array bytes: float16array-bytes.test.mjs)', async () => {
   await init();
   const M = currentModule();
   class Scores extends Float32Array {}
