@@ -315,6 +315,18 @@ TEST_CASE("tile order: left to right, slices in order, row-major feeding only at
   CHECK(run.tile_is_next(0, 4, 6, 0, 1));
   CHECK_FALSE(run.tile_is_next(0, 4, 6, 1, 1));
 
+  // A call that stopped inside a tile (1 of its 3 rows fed) or between tiles: the module reuses one
+  // Execution, so the next start() must forget where that call was.
+  for (int64_t rows : {1, 3}) {
+    INFO("abandoned after " << rows << " rows of the first tile");
+    REQUIRE(run.start(plan).is_ok());
+    run.feed_tile(x.data(), 0, 0, 4, 0, rows);
+    REQUIRE(run.start(plan).is_ok());
+    CHECK_FALSE(run.between_tiles());
+    CHECK(run.feed_accepts(1));
+    CHECK(run.tile_is_next(0, 0, 4, 0, 3));
+  }
+
   // Plans without columns to tile.
   REQUIRE(run.start(step_plan(PlanKind::ArgMax, DType::Float32, false, 6, 10, 1)).is_ok());
   CHECK_FALSE(run.tile_is_next(0, 0, 1));

@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "random_calls.h"
 #include "spec_table.h"
+#include "step_plan.h"
 
 using ox::DType;
 
@@ -191,4 +192,24 @@ TEST_CASE("execution: ReduceMax over an empty set needs no working state, whatev
   size_t not_lowest = 0;
   for (uint64_t b : r.output.bits) not_lowest += b != 0xFF800000u;  // -inf
   CHECK(not_lowest == 0);
+}
+
+// The bindings pass on any counts that are non-negative numbers below 2^53 (and check only that):
+// Execution must refuse a feed past the input or a read past the output, or write_output would
+// read states beyond the call's.
+TEST_CASE("execution: feeds and reads outside the call are refused") {
+  const ox::Plan plan = step_plan(ox::PlanKind::ArgMax, DType::Float32, false, 2, 3, 4);  // 24 in, 8 out
+  const std::vector<float> x(24, 1.0f);
+  ox::Execution run;
+  REQUIRE(run.start(plan).is_ok());
+  CHECK_FALSE(run.feed_accepts(-1));
+  CHECK_FALSE(run.feed_accepts(25));
+  run.feed(x.data(), 24);
+  CHECK_FALSE(run.feed_accepts(1));
+  CHECK(run.can_write(0, 8));
+  CHECK(run.can_write(8, 0));
+  CHECK_FALSE(run.can_write(1, 8));
+  CHECK_FALSE(run.can_write(8, 1));
+  CHECK_FALSE(run.can_write(-1, 1));
+  CHECK_FALSE(run.can_write(0, -1));
 }

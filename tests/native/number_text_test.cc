@@ -33,6 +33,16 @@ int significant_digits(const std::string& text) {
   return count;
 }
 
+// The significant digits of a decimal text, without leading or trailing zeros ("0.0120" -> "12").
+std::string digit_string(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == 'e') break;
+    if (c >= '0' && c <= '9' && !(out.empty() && c == '0')) out += c;
+  }
+  return out.erase(out.find_last_not_of('0') + 1);
+}
+
 void check_shortest_round_trip(double v) {
   const std::string text = number_text(v);
   INFO("value " << std::hexfloat << v << " printed " << text);
@@ -43,6 +53,11 @@ void check_shortest_round_trip(double v) {
     std::snprintf(shorter, sizeof shorter, "%.*e", digits - 2, v);  // digits - 1 significant digits
     CHECK(std::strtod(shorter, nullptr) != v);
   }
+  // Of the texts of that length that read back, the nearest to v (a tie: the even one), as
+  // JavaScript picks: printf's rounding of the exact value, whenever that reads back.
+  char nearest[64];
+  std::snprintf(nearest, sizeof nearest, "%.*e", digits - 1, v);
+  if (std::strtod(nearest, nullptr) == v) CHECK(digit_string(text) == digit_string(nearest));
 }
 
 }  // namespace
@@ -68,6 +83,9 @@ TEST_CASE("number_text: as JavaScript's String(x) prints them") {
       {9.3e18, "9300000000000000000"},
       {1e20, "100000000000000000000"},
       {123456789012345680000.0, "123456789012345680000"},
+      // Exactly halfway between two shortest candidates (both read back): the even one, as JS does.
+      {1125899906842624.25, "1125899906842624.2"},
+      {1125899906842624.75, "1125899906842624.8"},
       {1e21, "1e+21"},
       {-1e22, "-1e+22"},
       {1e300, "1e+300"},

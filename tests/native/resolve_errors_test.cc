@@ -154,6 +154,14 @@ TEST_CASE("errors: a repeated axis, however it is written") {
   th::require_error(reducemax(13, {2, 3}).attr("axes", long_axes), "ReduceMax version 13", "appears twice");
   for (size_t i = 0; i < long_axes.size(); ++i) long_axes[i] = static_cast<double>(i % 3);
   th::require_error(reducemax(13, {2, 3}).attr("axes", long_axes), "ReduceMax version 13", "out of range");
+  // At the largest rank only the last of rank + 1 entries repeats: every carried entry is checked.
+  std::vector<double> every_axis_then_last(64);
+  for (size_t i = 0; i < every_axis_then_last.size(); ++i) every_axis_then_last[i] = static_cast<double>(i);
+  every_axis_then_last.push_back(-1);
+  const std::vector<int64_t> ones64(64, 1);
+  th::require_error(reducemax(13, ones64).attr("axes", every_axis_then_last), "ReduceMax version 13", "axis 63 appears twice");
+  th::require_error(reducemax(18, ones64).in(tb::axes_input(every_axis_then_last)), "ReduceMax version 18",
+                    "axis 63 appears twice");
 }
 
 TEST_CASE("errors: extra and missing inputs") {
@@ -179,6 +187,9 @@ TEST_CASE("errors: ReduceMax 18's axes input must be a 1-D int64 tensor with its
   tb::TensorSpec two_d = tb::axes_input({0, 1});
   two_d.dims = {1, 2};
   th::require_error(reducemax(18, {2, 3}).in(two_d), "ReduceMax version 18", "input 'axes' must be 1-D, got dims [1, 2]");
+  tb::TensorSpec scalar = tb::axes_input({0});
+  scalar.dims = {};
+  th::require_error(reducemax(18, {2, 3}).in(scalar), "ReduceMax version 18", "input 'axes' must be 1-D, got dims []");
   tb::TensorSpec no_values = tb::axes_input({0, 1});
   no_values.values.clear();
   th::require_error(reducemax(18, {2, 3}).in(no_values), "ReduceMax version 18", "input 'axes' values were not passed");
@@ -279,7 +290,10 @@ TEST_CASE("errors: huge dims beside a zero are an empty tensor, never an overflo
   CHECK(p.output_count == 1);
   p = th::require_plan(reducemax(13, {big, big, 0}).attr("axes", std::vector<double>{0, 1}).attr("keepdims", 0));
   CHECK(th::output_dims(p) == std::vector<int64_t>{0});
-  // Keeping huge dims of an empty input: the output itself would be huge.
+  // Keeping huge dims of an empty input: 2^53 - 1 outputs are the most a plan may have...
+  p = th::require_plan(reducemax(13, {0, big}).attr("axes", std::vector<double>{0}));
+  CHECK(p.output_count == big);
+  // ...beyond that the output itself would be too large.
   th::require_error(reducemax(13, {0, big, big}).attr("axes", std::vector<double>{0}), "ReduceMax version 13",
                     "hold more than 2^53 elements");
 }

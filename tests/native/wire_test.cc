@@ -230,10 +230,10 @@ TEST_CASE("wire: oversized true counts keep their length while carrying the capa
   attrs.attr_count = 12;
   REQUIRE(decode(tb::to_wire(attrs), &decoded).is_ok());
   CHECK_THAT(ox::resolve(decoded, &plan).message(), Catch::Matchers::Contains("too many attributes (12)"));
-  // Characters outside printable ASCII arrive as '?'.
-  words = {ox::kWireVersion, 3, 'A', 200, 0x10FFFF, 0, 0, 0, 0, 0};
+  // Characters outside printable ASCII (32-126) arrive as '?'.
+  words = {ox::kWireVersion, 7, 'A', 200, 0x10FFFF, 127, 31, ' ', '~', 0, 0, 0, 0, 0};
   REQUIRE(decode(words, &decoded).is_ok());
-  CHECK(std::string(decoded.op.chars) == "A??");
+  CHECK(std::string(decoded.op.chars) == "A???? ~");
 }
 
 TEST_CASE("wire: garbage words never crash the decoder, the resolver or an execution") {
