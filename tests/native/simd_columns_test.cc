@@ -240,8 +240,8 @@ void check_long_sweep(const RawOf<D>* x, int64_t rows, int64_t width) {
 template <DType D>
 void long_columns() {
   using Arg = ox::ColumnScan<typename ox::LanesFor<D>::type, ox::ArgRule<ox::Traits<D>, Direction::Max, false>, true>;
+  std::mt19937_64 rng(static_cast<uint64_t>(D) * 1009);
   if constexpr (Arg::kRelative) {
-    std::mt19937_64 rng(static_cast<uint64_t>(D) * 1009);
     const int64_t rows = 2 * Arg::kPassRows + 8;
     const int64_t width = Tiles<D>::group + Tiles<D>::tile + 1;  // a register group, a tile, an overlapping tile
     const std::vector<RawOf<D>> x = pass_boundary_grid<D>(Arg::kPassRows, rows, width, rng);
@@ -257,7 +257,6 @@ void long_columns() {
         check_grid<D>(g.data(), rows, wide, wide, rng, "long columns");
       }
   } else {  // absolute rows: no pass limit, just long columns
-    std::mt19937_64 rng(static_cast<uint64_t>(D) * 1009);
     const int64_t rows = 300, width = Tiles<D>::tile + 1;
     const std::vector<RawOf<D>> g = pass_boundary_grid<D>(rows / 3, rows, width, rng);
     check_grid<D>(g.data(), rows, width, width, rng, "long columns");
