@@ -74,3 +74,69 @@ test('repeated requests: the same words with new data, interleaved with other ca
   assert.throws(() => runNode('ArgMax', [x], { axis: -1, keepdims: 2 }, 13), /keepdims/);
   assert.deepEqual(Array.from(runNode('ArgMax', [x], { axis: -1 }, 13)[0].data), [5n]);
 });
+
+// The wasm edge's order checks (bindings/embind.cc: every function returns 0, or 1 with
+// lastError() set). js/engine.js never calls out of order, so only direct calls show them: a
+// feed or an output read with no prepared call, and a gathered feed once the input is all fed.
+const WINDOW_ABOVE = 4 << 20; // src/exec/execution.h kWindowAboveBytes: float32 states past it are windowed
+
+function assertRefused(M, status, where) {
+  assert.equal(status, 1, where);
+  assert.match(M._lastError(), /out of order \(internal error\)/, where);
+}
+
+test('the wasm edge refuses a feed or read outside a call, and a gathered feed past the input', async () => {
+  await init();
+  const M = currentModule();
+  const x = tensor('float32', [3, 1, 4, 1, 5, 9], [2, 3]);
+  runNode('ArgMax', [x], { axis: 1 }, 13); // finished: nothing prepared now
+  assertRefused(M, M._feed(0, 0), 'an empty feed after the call finished');
+  assertRefused(M, M._writeOutput(0, 0, 0), 'an empty read after the call finished');
+  // ReduceMax over axes [0, 2] of [2, n, 2], its state windowed: fed gathered from 2 blocks.
+  // Just before the call finishes, every window was fed: one more is refused.
+  const n = Math.ceil(WINDOW_ABOVE / 4) + 12345;
+  const data = new Float32Array(4 * n).map((_, i) => (i * 7919) % 1000);
+  const axes = { type: 'int64', data: BigInt64Array.from([0n, 2n]), dims: [2] };
+  const scratch = M._malloc(1 << 20); // a window's worth, should the check let one through
+  const finish = M._finish;
+  let extra;
+  M._finish = () => {
+    if (extra === undefined) extra = [M._feedGathered(scratch), M._lastError()];
+    return finish.call(M);
+  };
+  try {
+    checkAgainstReference(runNode, 'ReduceMax', [{ type: 'float32', data, dims: [2, n, 2] }, axes], {}, 18, 'gathered');
+  } finally {
+    M._finish = finish;
+    M._free(scratch);
+  }
+  assert.equal(M.HEAPF64[M._responseAddress() / 8 + M.GATHER_WORD], 2, 'the call was fed gathered');
+  assert.deepEqual([extra[0], /out of order \(internal error\)/.test(extra[1])], [1, true], 'a gathered feed past the input');
+  checkAgainstReference(runNode, 'ArgMax', [x], { axis: 1 }, 13, 'the module works afterwards');
+});
+
+// An output larger than the staging buffer in bytes, though not in elements (int64 indices, 8
+// bytes each), is read in parts: nothing of it lands past the buffer. The bytes just past it are
+// still the engine's (its block has up to a page of slack, 8 bytes at least with 8-byte malloc
+// alignment), so a sentinel there is safe to write and shows any overrun.
+const STAGING_BYTES = 256 * 1024; // js/engine.js
+
+test('an int64 output over the staging buffer in bytes writes nothing past it', async () => {
+  await init();
+  const M = currentModule();
+  const fed = [];
+  const feed = M._feed;
+  M._feed = (at, count) => (fed.push(at), feed.call(M, at, count));
+  try {
+    runNode('ArgMax', [{ type: 'float32', data: new Float32Array(2 * STAGING_BYTES / 4), dims: [2, STAGING_BYTES / 4] }], { axis: 1 }, 13);
+  } finally {
+    M._feed = feed;
+  }
+  assert.ok(fed.length > 0, 'the input was streamed through the staging buffer');
+  const end = fed[0] + STAGING_BYTES;
+  const count = STAGING_BYTES / 8 + 64; // 512 bytes over, in far fewer elements than bytes
+  const data = Int8Array.from({ length: 2 * count }, (_, i) => (i * 37) % 11);
+  M.HEAPU8.fill(0x5a, end, end + 8);
+  checkAgainstReference(runNode, 'ArgMax', [{ type: 'int8', data, dims: [count, 2] }], { axis: 1, keepdims: 0 }, 13, 'int8 [count, 2]');
+  assert.deepEqual(Array.from(M.HEAPU8.subarray(end, end + 8)), new Array(8).fill(0x5a), 'the bytes past the staging buffer');
+});
