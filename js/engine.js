@@ -11,7 +11,7 @@ import { currentModule } from './module.js';
 import { Tensor, expectedClassText, readTensorLike } from './tensor.js';
 import { RequestWriter } from './wire.js';
 
-const STAGING_BYTES = 256 * 1024;
+export const STAGING_BYTES = 256 * 1024; // the tests read it here too
 const PAGE_BYTES = 4096;
 
 let state = null; // the loaded module's session: see newSession

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
+import { STAGING_BYTES } from '../../js/engine.js';
 import { currentModule } from '../../js/module.js';
-import { checkAgainstReference, prng, tensor } from './helpers.mjs';
+import { WINDOW_ABOVE_BYTES, checkAgainstReference, prng, recordCalls, tensor } from './helpers.mjs';
 import { randomTensor } from './values.mjs';
 
 const small = (rng, type = 'float32', dims = [2, 5]) => randomTensor(rng, type, dims);
@@ -78,8 +79,6 @@ test('repeated requests: the same words with new data, interleaved with other ca
 // The wasm edge's order checks (bindings/embind.cc: every function returns 0, or 1 with
 // lastError() set). js/engine.js never calls out of order, so only direct calls show them: a
 // feed or an output read with no prepared call, and a gathered feed once the input is all fed.
-const WINDOW_ABOVE = 4 << 20; // src/exec/execution.h kWindowAboveBytes: float32 states past it are windowed
-
 function assertRefused(M, status, where) {
   assert.equal(status, 1, where);
   assert.match(M._lastError(), /out of order \(internal error\)/, where);
@@ -94,7 +93,7 @@ test('the wasm edge refuses a feed or read outside a call, and a gathered feed p
   assertRefused(M, M._writeOutput(0, 0, 0), 'an empty read after the call finished');
   // ReduceMax over axes [0, 2] of [2, n, 2], its state windowed: fed gathered from 2 blocks.
   // Just before the call finishes, every window was fed: one more is refused.
-  const n = Math.ceil(WINDOW_ABOVE / 4) + 12345;
+  const n = Math.ceil(WINDOW_ABOVE_BYTES / 4) + 12345; // float32 states past the threshold: windowed
   const data = new Float32Array(4 * n).map((_, i) => (i * 7919) % 1000);
   const axes = { type: 'int64', data: BigInt64Array.from([0n, 2n]), dims: [2] };
   const scratch = M._malloc(1 << 20); // a window's worth, should the check let one through
@@ -119,21 +118,13 @@ test('the wasm edge refuses a feed or read outside a call, and a gathered feed p
 // bytes each), is read in parts: nothing of it lands past the buffer. The bytes just past it are
 // still the engine's (its block has up to a page of slack, 8 bytes at least with 8-byte malloc
 // alignment), so a sentinel there is safe to write and shows any overrun.
-const STAGING_BYTES = 256 * 1024; // js/engine.js
-
 test('an int64 output over the staging buffer in bytes writes nothing past it', async () => {
   await init();
   const M = currentModule();
-  const fed = [];
-  const feed = M._feed;
-  M._feed = (at, count) => (fed.push(at), feed.call(M, at, count));
-  try {
-    runNode('ArgMax', [{ type: 'float32', data: new Float32Array(2 * STAGING_BYTES / 4), dims: [2, STAGING_BYTES / 4] }], { axis: 1 }, 13);
-  } finally {
-    M._feed = feed;
-  }
+  const fed = recordCalls(M, '_feed', () =>
+    runNode('ArgMax', [{ type: 'float32', data: new Float32Array(2 * STAGING_BYTES / 4), dims: [2, STAGING_BYTES / 4] }], { axis: 1 }, 13));
   assert.ok(fed.length > 0, 'the input was streamed through the staging buffer');
-  const end = fed[0] + STAGING_BYTES;
+  const end = fed[0][0] + STAGING_BYTES;
   const count = STAGING_BYTES / 8 + 64; // 512 bytes over, in far fewer elements than bytes
   const data = Int8Array.from({ length: 2 * count }, (_, i) => (i * 37) % 11);
   M.HEAPU8.fill(0x5a, end, end + 8);

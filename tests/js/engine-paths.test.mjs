@@ -5,9 +5,11 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { init, argMax, argMin, hardmax, reduceMax, Tensor } from '../../js/index.mjs';
+import { STAGING_BYTES } from '../../js/engine.js';
 import { currentModule } from '../../js/module.js';
+import { recordCalls } from './helpers.mjs';
 
-const STAGING_FLOATS = (256 * 1024) / 4;
+const STAGING_FLOATS = STAGING_BYTES / 4;
 
 function values(n, seed) {
   const x = new Float32Array(n);
@@ -50,16 +52,10 @@ test('ArgMax/ArgMin: staged and streamed inputs, outputs in one piece and in par
 test('streamed chunks are fed from a staging buffer that starts half a page past a page boundary', async () => {
   await init();
   const M = currentModule();
-  const fed = [];
-  const feed = M._feed;
-  M._feed = (at, count) => (fed.push(at), feed.call(M, at, count));
-  try {
-    argMax(new Tensor('float32', values(3 * STAGING_FLOATS, 4), [(3 * STAGING_FLOATS) / 1024, 1024]), { axis: 0 });
-  } finally {
-    M._feed = feed;
-  }
+  const fed = recordCalls(M, '_feed', () =>
+    argMax(new Tensor('float32', values(3 * STAGING_FLOATS, 4), [(3 * STAGING_FLOATS) / 1024, 1024]), { axis: 0 }));
   assert.equal(fed.length, 3);
-  for (const at of fed) assert.equal(at % 4096, 2048, `staged at ${at}`);
+  for (const [at] of fed) assert.equal(at % 4096, 2048, `staged at ${at}`);
   assert.equal(M.CACHE_LINE_BYTES, 64);
 });
 

@@ -9,20 +9,19 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
 import { currentModule } from '../../js/module.js';
-import { checkAgainstReference, prng } from './helpers.mjs';
+import { WINDOW_ABOVE_BYTES, checkAgainstReference, prng } from './helpers.mjs';
 import { TYPES } from './reference.mjs';
 import { POOLS } from './values.mjs';
 
 const ARG_TYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64'];
 const REDUCE_TYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64', 'bool'];
 const HARDMAX_TYPES = ['float32', 'float64', 'float16', 'bfloat16'];
-const WINDOW_ABOVE = 4 << 20; // src/exec/execution.h kWindowAboveBytes
 
 // Outputs enough that a state per output (the value, and an int32 index but for ReduceMax) is
 // over the window threshold, plus an odd remainder so no window edge falls on a round number.
 function windowedOutputs(type, tracksIndex) {
   const stateBytes = TYPES[type].array.BYTES_PER_ELEMENT + (tracksIndex ? 4 : 0);
-  return Math.ceil(WINDOW_ABOVE / stateBytes) + 12345;
+  return Math.ceil(WINDOW_ABOVE_BYTES / stateBytes) + 12345;
 }
 
 // Values from the type's pool (ties are common; NaNs included for floating types).

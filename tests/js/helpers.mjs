@@ -4,6 +4,22 @@ import assert from 'node:assert/strict';
 import { exactBits } from './exact-float.mjs';
 import { TYPES, bfloat16Value, float16Value, referenceNode } from './reference.mjs';
 
+/** src/exec/execution.h kWindowAboveBytes: a call's state above this many bytes is windowed. */
+export const WINDOW_ABOVE_BYTES = 4 << 20;
+
+/** The argument lists of every call of the module's entry `name` while fn runs (then unhooked). */
+export function recordCalls(M, name, fn) {
+  const original = M[name];
+  const calls = [];
+  M[name] = (...args) => (calls.push(args), original.apply(M, args));
+  try {
+    fn();
+  } finally {
+    M[name] = original;
+  }
+  return calls;
+}
+
 /** A { type, data, dims } from plain values: numbers (or BigInts), NaN/±Infinity/-0 allowed. */
 export function tensor(type, values, dims = [values.length]) {
   const info = TYPES[type];

@@ -4,11 +4,10 @@
 // winners, ties and NaNs placed right at the boundaries.
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
+import { STAGING_BYTES } from '../../js/engine.js';
 import { checkAgainstReference, prng } from './helpers.mjs';
 import { exactBits } from './exact-float.mjs';
 import { TYPES } from './reference.mjs';
-
-const CHUNK_BYTES = 256 * 1024;
 
 // 241 distinct values with plenty of repeats; 16-bit floats as bits, 64-bit integers as BigInt.
 function fill(type, count, rng) {
@@ -40,7 +39,7 @@ function winner(type, nan) {
 // Plants the same winner on both sides of every chunk boundary (a tie across chunks) and, with
 // nan, NaNs at a few boundaries.
 function plant(data, type, nan) {
-  const perChunk = Math.floor(CHUNK_BYTES / data.BYTES_PER_ELEMENT);
+  const perChunk = Math.floor(STAGING_BYTES / data.BYTES_PER_ELEMENT);
   for (let b = perChunk; b < data.length; b += perChunk) {
     data[b - 1] = winner(type, false);
     data[b] = winner(type, false);
