@@ -88,6 +88,13 @@ struct ColumnScan {
     }
   }
 
+  // Whether the row vector steps by a vector one, hidden from clang so that V8 keeps it in a
+  // register: one add a row, where a splat of the count is three instructions in V8. For 1- and
+  // 2-byte lanes (kernel in cache: uint8 ArgMax over 21 channels 1.06-1.12x, over narrow columns
+  // of 5-20 1.07-1.17x, float16 of 7 1.08-1.11x; float16 of 3 and over 21 channels level). Float
+  // lanes keep the splat: V8 rebuilt the one inside the float32 loop and spilled (0.95x), float64
+  // 0.86x. int32 gained 1.11x, but with it the module passed its size budget (tests/js/size).
+  static constexpr bool kSteppedRow = sizeof(Raw) <= 2;
   // Columns [0, Tiles * kTile) of x (row k at x + k * stride, rows <= kPassRows) against
   // best/index, updated the way W says (lanes.h: RawWay, FastWay, ExactWay). A way whose result
   // is not exact for every lane (a NaN met by a fast way, a column out of the raw way's range)
@@ -121,14 +128,17 @@ struct ColumnScan {
     }
     // The row's address steps by the stride: recomputed from k, each row cost V8 a multiply
     // chain, a third of the loop's overhead (ArgMax over the 21 channels of a float32 map 6-9%
-    // faster end to end, float16 13-20% in the kernel). The row vector stays a splat of the count:
-    // a vector stepped by a constant one was as fast, but V8 rebuilt the constant in the loop.
-    // Not unrolled: as fast, and the module smaller.
+    // faster end to end, float16 13-20% in the kernel). The row vector: see kSteppedRow. Not
+    // unrolled: as fast, and the module smaller.
     const int64_t k0 = seeded ? 1 : 0;
     const Raw* p = x + k0 * stride;
+    const auto row_at = [&](int64_t k) { return simd::splat(static_cast<RowLane>(kRelative ? (seeded ? k : k + 1) : first + k)); };
+    RV stepped = row_at(k0);
+    const RV one = simd::opaque(simd::splat(static_cast<RowLane>(1)));
 #pragma GCC unroll 1  // clang and gcc both read this one (gcc warned on clang's nounroll)
     for (int64_t k = k0; k < rows; ++k, p += stride) {
-      const RV row = simd::splat(static_cast<RowLane>(kRelative ? (seeded ? k : k + 1) : first + k));
+      const RV row = kSteppedRow ? stepped : row_at(k);
+      if constexpr (kSteppedRow) stepped += one;
       V xs[NV];
       K ks[NV];
       for (int v = 0; v < NV; ++v) xs[v] = simd::load(p + v * kLanes), ks[v] = W::key(xs[v]);
