@@ -88,13 +88,19 @@ struct ColumnScan {
     }
   }
 
-  // Whether the row vector steps by a vector one, hidden from clang so that V8 keeps it in a
-  // register: one add a row, where a splat of the count is three instructions in V8. For 1- and
-  // 2-byte lanes (kernel in cache: uint8 ArgMax over 21 channels 1.06-1.12x, over narrow columns
-  // of 5-20 1.07-1.17x, float16 of 7 1.08-1.11x; float16 of 3 and over 21 channels level). Float
-  // lanes keep the splat: V8 rebuilt the one inside the float32 loop and spilled (0.95x), float64
-  // 0.86x. int32 gained 1.11x, but with it the module passed its size budget (tests/js/size).
-  static constexpr bool kSteppedRow = sizeof(Raw) <= 2;
+  // Whether way W's pass steps its row vector by a vector one, hidden from clang so that V8
+  // keeps it in a register: one add a row, where a splat of the count is three instructions in
+  // V8. For 2-byte lanes, and 1-byte lanes but in the exact way (calls of 2 or 3 rows, where the
+  // step's setup cost uint8 [1,2,65536] 0.95x). Kernel in cache: uint8 ArgMax over 21 channels
+  // 1.03-1.12x, over narrow columns of 5-20 1.07-1.17x, float16 columns of 7 1.08-1.11x; end to
+  // end uint8 [1,1048576,5] and float16 [1,524288,7] over axis 1 1.04-1.11x. Float lanes keep
+  // the splat: V8 rebuilt the one inside the float32 loop and spilled (0.95x), float64 0.86x.
+  // int32 gained 1.11x, but passed the module's size budget (tests/js/size.test.mjs), as did
+  // keeping the splat in 2-byte lanes' exact way (float16 [1,2,65536] 0.97x).
+  template <class W>
+  static constexpr bool steps_row() {
+    return sizeof(Raw) == 2 || (sizeof(Raw) == 1 && !std::is_same<W, typename L::template ExactWay<D>>::value);
+  }
   // Columns [0, Tiles * kTile) of x (row k at x + k * stride, rows <= kPassRows) against
   // best/index, updated the way W says (lanes.h: RawWay, FastWay, ExactWay). A way whose result
   // is not exact for every lane (a NaN met by a fast way, a column out of the raw way's range)
@@ -128,7 +134,7 @@ struct ColumnScan {
     }
     // The row's address steps by the stride: recomputed from k, each row cost V8 a multiply
     // chain, a third of the loop's overhead (ArgMax over the 21 channels of a float32 map 6-9%
-    // faster end to end, float16 13-20% in the kernel). The row vector: see kSteppedRow. Not
+    // faster end to end, float16 13-20% in the kernel). The row vector: see steps_row. Not
     // unrolled: as fast, and the module smaller.
     const int64_t k0 = seeded ? 1 : 0;
     const Raw* p = x + k0 * stride;
@@ -137,8 +143,8 @@ struct ColumnScan {
     const RV one = simd::opaque(simd::splat(static_cast<RowLane>(1)));
 #pragma GCC unroll 1  // clang and gcc both read this one (gcc warned on clang's nounroll)
     for (int64_t k = k0; k < rows; ++k, p += stride) {
-      const RV row = kSteppedRow ? stepped : row_at(k);
-      if constexpr (kSteppedRow) stepped += one;
+      const RV row = steps_row<W>() ? stepped : row_at(k);
+      if constexpr (steps_row<W>()) stepped += one;
       V xs[NV];
       K ks[NV];
       for (int v = 0; v < NV; ++v) xs[v] = simd::load(p + v * kLanes), ks[v] = W::key(xs[v]);
