@@ -90,13 +90,14 @@ struct ColumnScan {
 
   // Whether way W's pass steps its row vector by a vector one, hidden from clang so that V8
   // keeps it in a register: one add a row, where a splat of the count is three instructions in
-  // V8. For 2-byte lanes, and 1-byte lanes but in the exact way (calls of 2 or 3 rows, where the
-  // step's setup cost uint8 [1,2,65536] 0.95x). Kernel in cache: uint8 ArgMax over 21 channels
-  // 1.03-1.12x, over narrow columns of 5-20 1.07-1.17x, float16 columns of 7 1.08-1.11x; end to
-  // end uint8 [1,1048576,5] and float16 [1,524288,7] over axis 1 1.04-1.11x. Float lanes keep
-  // the splat: V8 rebuilt the one inside the float32 loop and spilled (0.95x), float64 0.86x.
-  // int32 gained 1.11x, but passed the module's size budget (tests/js/size.test.mjs), as did
-  // keeping the splat in 2-byte lanes' exact way (float16 [1,2,65536] 0.97x).
+  // V8. For 2-byte lanes in every way, and 1-byte lanes outside the exact way (which takes calls
+  // of 2 or 3 rows: there the step's setup cost uint8 [1,2,65536] 0.95x). Kernel in cache: uint8
+  // ArgMax over 21 channels 1.03-1.12x, over narrow columns of 5-20 1.07-1.17x, float16 columns
+  // of 7 1.08-1.11x; end to end uint8 [1,1048576,5] and float16 [1,524288,7] over axis 1
+  // 1.04-1.11x. Float lanes keep the splat: V8 rebuilt the one inside the float32 loop and
+  // spilled (0.95x), float64 0.86x. int32 gained 1.11x, but passed the module's size budget
+  // (tests/js/size.test.mjs), as did keeping the splat in 2-byte lanes' exact way (float16
+  // [1,2,65536] 0.97x).
   template <class W>
   static constexpr bool steps_row() {
     return sizeof(Raw) == 2 || (sizeof(Raw) == 1 && !std::is_same<W, typename L::template ExactWay<D>>::value);
