@@ -57,7 +57,10 @@ if (!isMainThread) {
     for (let since = performance.now(), spins = 0; Atomics.load(control, POSTED) <= done; spins += 1) {
       if ((spins & 1023) !== 1023) continue;
       if (Atomics.load(control, QUIT)) process.exit(0);
-      if (performance.now() - since > 5) Atomics.wait(control, POSTED, done, 1), (since = performance.now());
+      if (performance.now() - since > 5) {
+        Atomics.wait(control, POSTED, done, 1);
+        since = performance.now();
+      }
     }
     kernels[control[KERNEL]](BUFFERS[done & 1], Atomics.load(control, FLOATS + (done & 1)));
     Atomics.store(control, DONE, (done += 1));
