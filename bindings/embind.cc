@@ -132,12 +132,14 @@ int feed_gathered(uintptr_t data) {
   return 0;
 }
 
+// (Hardmax's one-hot is built by the caller from the winners: see Execution::write_indices_or_maxima.)
 int write_output(uintptr_t destination, double begin, double count) {
   if (!g_ready || !(begin >= 0 && count >= 0 && begin + count <= 9e15) ||
+      g_execution.plan().kind == ox::PlanKind::Hardmax ||
       !g_execution.can_write(static_cast<int64_t>(begin), static_cast<int64_t>(count)))
     return fail("onnx-extrema: output read out of order (internal error)");
-  g_execution.write_output(reinterpret_cast<void*>(destination), static_cast<int64_t>(begin),
-                           static_cast<int64_t>(count));
+  g_execution.write_indices_or_maxima(reinterpret_cast<void*>(destination), static_cast<int64_t>(begin),
+                                      static_cast<int64_t>(count));
   return 0;
 }
 

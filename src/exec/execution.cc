@@ -429,6 +429,12 @@ bool Execution::can_write(int64_t begin, int64_t count) const {
 void Execution::write_output(void* destination, int64_t begin, int64_t count) const {
   // Nothing to write; also keeps the plan arithmetic below away from an empty (zero-size) plan.
   if (count <= 0) return;
+  if (plan_.kind == PlanKind::Hardmax) return write_hardmax(static_cast<char*>(destination), begin, count);
+  write_indices_or_maxima(destination, begin, count);
+}
+
+void Execution::write_indices_or_maxima(void* destination, int64_t begin, int64_t count) const {
+  if (count <= 0) return;
   char* out = static_cast<char*>(destination);
   const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());  // slot k: state window_first_ + k
   switch (plan_.kind) {
@@ -442,9 +448,7 @@ void Execution::write_output(void* destination, int64_t begin, int64_t count) co
       if (plan_.output_dtype == DType::Bool)
         for (int64_t k = 0; k < count; ++k) out[k] = out[k] != 0;
       return;
-    case PlanKind::Hardmax:
-      write_hardmax(out, begin, count);
-      return;
+    case PlanKind::Hardmax:  // (write_output's)
     case PlanKind::Identity:
       return;
   }
