@@ -192,6 +192,10 @@ struct ShortRows {
       if (inner == 1 && length >= Columns::kShortestPaired && length <= Columns::kLongestPaired &&
           (!Columns::kTracksIndex || Columns::starts_fresh(first)) && Columns::paired_rows(x, count, length, best, index))
         return;
+    if constexpr (Columns::kSquaredRows)
+      if (inner == 1 && length >= Columns::kShortestSquared && length <= Columns::kLongestSquared &&
+          Columns::starts_fresh(first) && Columns::square_rows(x, count, length, best, index))
+        return;
     if constexpr (Columns::kFastWholeRowsOf4)
       if (inner == 1 && length == 4 && Columns::starts_fresh(first) &&
           Columns::template whole_rows_fast<4>(x, count, best, index))

@@ -27,15 +27,18 @@ struct ShortSizes {
   using Arg = ox::ColumnScan<L, Rule, true>;
   static constexpr int64_t lanes = L::kLanes;
   static constexpr int64_t tile = Short::kTile;
-  // The lengths the fast ways take whole in registers (rows of 2 to 5), and the 8-byte pairs' range.
+  // The lengths the fast ways take whole in registers (rows of 2 to 5), the 8-byte pairs' range,
+  // and float32 squares' (ArgMax, first index).
   static constexpr int64_t longest_fast_whole = 5;
   static constexpr int64_t shortest_paired = Arg::kShortestPaired, longest_paired = Arg::kLongestPaired;
+  static constexpr int64_t shortest_squared = Arg::kShortestSquared, longest_squared = Arg::kLongestSquared;
 
   static std::vector<int64_t> lengths() {
     std::vector<int64_t> n;
     for (int64_t i = 1; i <= 2 * lanes + 1; ++i) n.push_back(i);
-    for (int64_t m : {int64_t{21}, int64_t{31}, int64_t{33}, MaxShort::kMaxLength - 1, MaxShort::kMaxLength,
-                      MaxShort::kMaxLength + 1, Short::kMaxLength - 1, Short::kMaxLength, Short::kMaxLength + 1})
+    for (int64_t m : {int64_t{10}, int64_t{14}, int64_t{21}, int64_t{31}, int64_t{33}, MaxShort::kMaxLength - 1,
+                      MaxShort::kMaxLength, MaxShort::kMaxLength + 1, Short::kMaxLength - 1, Short::kMaxLength,
+                      Short::kMaxLength + 1})
       if (m > 2 * lanes + 1 && std::find(n.begin(), n.end(), m) == n.end()) n.push_back(m);
     return n;
   }
@@ -195,11 +198,13 @@ void nan_at_every_position() {
     using Z = ShortSizes<D>;
     std::mt19937_64 rng(static_cast<uint64_t>(D) * 6151);
     const auto payloads = nans<D>();
-    // Every length the fast ways take whole, and the 8-byte pairs' ends and a middle one.
+    // Every length the fast ways take whole, the 8-byte pairs' and float32 squares' ends and a
+    // middle one.
     std::vector<int64_t> lengths;
     for (int64_t n = 1; n <= Z::longest_fast_whole; ++n) lengths.push_back(n);
     for (int64_t n : {Z::shortest_paired, Z::shortest_paired + 3, (Z::shortest_paired + Z::longest_paired) / 2,
-                      Z::longest_paired, Z::lanes - 3, Z::lanes - 1, Z::lanes, Z::lanes + 1, 2 * Z::lanes + 1})
+                      Z::longest_paired, Z::shortest_squared, Z::shortest_squared + 4, Z::longest_squared - 1,
+                      Z::lanes - 3, Z::lanes - 1, Z::lanes, Z::lanes + 1, 2 * Z::lanes + 1})
       if (n >= 1 && std::find(lengths.begin(), lengths.end(), n) == lengths.end()) lengths.push_back(n);
     for (int64_t n : lengths) {
       const int64_t rows = Z::tile + 1;
