@@ -114,7 +114,7 @@ class Execution {
   void write_output(void* destination, int64_t begin, int64_t count) const;
   // The same for ArgMax/ArgMin (indices) and ReduceMax (maxima). What the shipped module calls:
   // the JS wrapper builds Hardmax's one-hot itself from winners(), so the module leaves the
-  // one-hot writer out (0.76 KB of its gzipped size). Precondition: can_write, not Hardmax.
+  // one-hot writer out (0.75 KB of its gzipped size). Precondition: can_write, not Hardmax.
   void write_indices_or_maxima(void* destination, int64_t begin, int64_t count) const;
   // Frees state buffers larger than `bytes` so one huge call does not pin memory.
   void trim(size_t bytes);
