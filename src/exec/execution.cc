@@ -434,7 +434,7 @@ void Execution::write_output(void* destination, int64_t begin, int64_t count) co
 }
 
 void Execution::write_indices_or_maxima(void* destination, int64_t begin, int64_t count) const {
-  if (count <= 0) return;
+  if (count <= 0) return;  // (as in write_output)
   char* out = static_cast<char*>(destination);
   const int32_t* index = reinterpret_cast<const int32_t*>(index_.data());  // slot k: state window_first_ + k
   switch (plan_.kind) {

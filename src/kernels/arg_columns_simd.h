@@ -351,12 +351,12 @@ struct ColumnScan {
       simd::transpose<Raw>(e);
       guard.template row<kLanes>(e, e);
     };
+    const RV one = simd::opaque(simd::splat(static_cast<RowLane>(1)));
     for (int64_t r = 0;; r += kTile) {
       if (r > count - kTile) r = count - kTile;  // the last tile reaches back: fresh rows decided again
       const Raw* p = x + r * k;
       WK bk{};
       RV rel{};  // the winning element: 0, or j where element j replaced
-      const RV one = simd::opaque(simd::splat(static_cast<RowLane>(1)));
       for (ptrdiff_t j = 0;; j += kLanes) {
         if (j > k - kLanes) j = k - kLanes;
         V e[kLanes];
