@@ -17,8 +17,8 @@ const TYPES = ['float32', 'float16', 'bfloat16', 'float64', 'uint8', 'int8', 'in
 // (ReduceMax, and the arg kinds' 16-bit keys); 4-12: float64 and int64 arg kinds two rows to a
 // vector (ColumnScan::paired_rows); 12-64: ReduceMax by halving, float32 (rows of 5-96) and
 // float16/bfloat16 (9-64: two loads a row to 16, a loop past it); 6: 16-bit rows as three 4-byte
-// units split in registers; 6-40: float32 ArgMax and Hardmax by squares of four rows transposed in
-// registers (ColumnScan::square_rows).
+// units split in registers; 6-40: float32 ArgMax and Hardmax, and int32 ArgMax, by squares of four
+// rows transposed in registers (ColumnScan::square_rows).
 const CLASSES = [2, 3, 4, 5, 6, 7, 8, 12, 16, 21, 40, 64, 150];
 
 // Float types, half the tensors: the pool without NaN, repeated, plus one NaN (about one value in
