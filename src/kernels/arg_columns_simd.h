@@ -346,7 +346,7 @@ struct ColumnScan {
   static constexpr int64_t kShortestSquared = 6, kLongestSquared = 40;
   __attribute__((noinline)) static bool square_rows(const Raw* x, int64_t count, int64_t length, Raw* best,
                                                     int32_t* index) {
-    static_assert(kLanes == 4 && kValueVectors == 1, "squares of four float32 rows");
+    static_assert(kLanes == 4 && kValueVectors == 1, "squares of four rows of 4-byte values");
     using W = typename L::template FastWay<D>;
     using WK = typename W::K;
     constexpr bool Keeps = W::template keeps<Last>();
