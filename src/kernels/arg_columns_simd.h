@@ -341,8 +341,7 @@ struct ColumnScan {
   // rows of 6 1.05x, 7 1.11x, 8 1.20x, 10-13 1.22-1.25x, 16-40 1.29-1.36x; end to end (bench/ab.mjs)
   // [131072,7] 1.04x, [1,512,512,21] 1.14x, [65536,16] 1.15x, [26214,40] 1.25x, uint32 [131072,7]
   // 1.04x. +0.31 KB gzipped (the budget's last room but 105 bytes).
-  static constexpr bool kSquaredRows = Index && D == Direction::Max && !Last &&
-                                       (std::is_same<Raw, float>::value || std::is_same<Raw, int32_t>::value);
+  static constexpr bool kSquaredRows = Index && D == Direction::Max && !Last && kLanes == 4;  // float32, int32
   static constexpr int64_t kShortestSquared = 6, kLongestSquared = 40;
   __attribute__((noinline)) static bool square_rows(const Raw* x, int64_t count, int64_t length, Raw* best,
                                                     int32_t* index) {
