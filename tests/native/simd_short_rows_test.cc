@@ -28,7 +28,7 @@ struct ShortSizes {
   static constexpr int64_t lanes = L::kLanes;
   static constexpr int64_t tile = Short::kTile;
   // The lengths the fast ways take whole in registers (rows of 2 to 5), the 8-byte pairs' range,
-  // and float32 squares' (ArgMax, first index).
+  // and the squares' (float32 and int32 ArgMax, first index).
   static constexpr int64_t longest_fast_whole = 5;
   static constexpr int64_t shortest_paired = Arg::kShortestPaired, longest_paired = Arg::kLongestPaired;
   static constexpr int64_t shortest_squared = Arg::kShortestSquared, longest_squared = Arg::kLongestSquared;
@@ -198,8 +198,8 @@ void nan_at_every_position() {
     using Z = ShortSizes<D>;
     std::mt19937_64 rng(static_cast<uint64_t>(D) * 6151);
     const auto payloads = nans<D>();
-    // Every length the fast ways take whole, the 8-byte pairs' and float32 squares' ends and a
-    // middle one.
+    // Every length the fast ways take whole, the 8-byte pairs' and the squares' ends and a middle
+    // one (NaN matters to float32's squares: int32's have no guard).
     std::vector<int64_t> lengths;
     for (int64_t n = 1; n <= Z::longest_fast_whole; ++n) lengths.push_back(n);
     for (int64_t n : {Z::shortest_paired, Z::shortest_paired + 3, (Z::shortest_paired + Z::longest_paired) / 2,
