@@ -188,7 +188,7 @@ struct RowScan {
           }
         }
         sum = RowScan::summarize<false>(p, n, marks, &groups);
-        raw = sum.raw_decides();
+        raw = sum.raw_would_decide();
       } else {
         sum = RowScan::summarize<false>(p, n, marks, &groups);
       }
@@ -223,11 +223,16 @@ struct RowScan {
   };
 
   // One run of `length` >= kLanes elements continuing state (*best, *index); x[0] has index `first`.
+  // `raw` (lanes with a raw pass): whether its first block tries the raw pass; left as the last
+  // block would pick for the next, so rows one after another carry it.
   static void run(const Raw* x, int64_t length, int64_t first, Raw* best, int32_t* index) {
+    bool raw = true;
+    run(x, length, first, best, index, raw);
+  }
+  static void run(const Raw* x, int64_t length, int64_t first, Raw* best, int32_t* index, bool& raw) {
     Raw b = state_value<Rule, Index>(best, first);  // (traits.h: a fresh run reads neither)
     int64_t at = state_index<Index>(index, first);
     if (!Last && Tr::nan(b)) return;  // the first NaN already won
-    bool raw = true;
     for (int64_t s = 0; s < length; s += kBlock) {
       ptrdiff_t n = static_cast<ptrdiff_t>(length - s < kBlock ? length - s : kBlock);
       int64_t base = s;

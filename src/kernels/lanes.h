@@ -233,12 +233,142 @@ inline simd::Vec<int16_t> negative_nan_lanes(simd::Vec<int16_t> bits, uint16_t n
   return (bits > simd::splat(static_cast<int16_t>(neg_inf))) & (bits < simd::Vec<int16_t>{});
 }
 
-// float16 / bfloat16 as raw bits, never widened. As int16, the non-negative values (+0 .. +inf,
-// then +NaN) are ordered; the negative ones are ordered by magnitude as uint16. So a block needs
-// three lane-wise ops: P = max_s(bits), L = min_u(bits), H = max_u(bits):
+// Lanes of v holding the same number as m, both as the bits of a sign-magnitude float (a NaN-free
+// m): equal bits, or both zeros of either sign.
+template <class U>
+inline simd::MaskOf<U> same_number_bits(simd::Vec<U> v, simd::Vec<U> m) {
+  constexpr U kSign = U(U(1) << (8 * sizeof(U) - 1));
+  const simd::Vec<U> care = ~(simd::bits<simd::Vec<U>>(((m << 1) >> 1) == simd::Vec<U>{}) & simd::splat<U>(kSign));
+  return ((v ^ m) & care) == simd::Vec<U>{};
+}
+
+// The row pass of a sign-magnitude float (float16/bfloat16 as uint16, float32 as uint32) on its
+// raw bits. As signed integers the non-negative values (+0 .. +inf, then +NaN) are ordered; the
+// negative ones are ordered by magnitude as unsigned. So a block needs three lane-wise integer
+// ops: P = max_s(bits), L = min_u(bits), H = max_u(bits):
 //   max = (P >= 0) ? P : L        (some non-negative lane, else the negative of least magnitude)
-//   min = (H >= 0x8000) ? H : L   (the negative of most magnitude, else the least non-negative)
-//   NaN present <=> P > +inf or H > -inf (as uint16)
+//   min = (H >= sign) ? H : L     (the negative of most magnitude, else the least non-negative)
+//   NaN present <=> P > +inf or H > -inf (as unsigned)
+// A raw pass keeps P and H only, two integer ops per vector (for float32 1.4-1.5x FloatLanes'
+// pmax and add in cache, on V8 on this x86 host). A max that is
+// positive (P > 0) and a min that is negative (H > sign as unsigned) are then exact, as are the
+// NaN detector and the marks: equal numbers there have equal bits, and L stands in for the
+// favoured side's extreme, so mark() and spread() read P (H). A zero or a block wholly on the
+// other side (all negative for a max, e.g. log-probabilities) is summarized again in full.
+// `Outer` is the row's vector type (the float's own for float32), `Inf::bits()` +infinity's bits.
+template <Direction D, class Outer, class U, class Inf>
+struct SignMagnitudeSummary {
+  static constexpr Direction kDirection = D;
+  using V = simd::Vec<U>;
+  using S = simd::Vec<typename simd::SignedOf<sizeof(U)>::type>;
+  using M = simd::MaskOf<U>;
+  static constexpr U kSign = U(U(1) << (8 * sizeof(U) - 1));
+  static S pos_inf() { return simd::bits<S>(simd::splat<U>(Inf::bits())); }
+  static V neg_inf() { return simd::splat<U>(U(kSign | Inf::bits())); }
+  S p;
+  V l, h;
+  static SignMagnitudeSummary of(Outer o) {
+    const V v = simd::bits<V>(o);
+    return {simd::bits<S>(v), v, v};
+  }
+  void merge(const SignMagnitudeSummary& o) { p = vmax(p, o.p), l = vmin(l, o.l), h = vmax(h, o.h); }
+  void merge_raw(const SignMagnitudeSummary& o) {
+    p = vmax(p, o.p), h = vmax(h, o.h);
+    l = D == Direction::Max ? simd::bits<V>(p) : h;
+  }
+  // Whether a raw pass settles the block: a NaN, or an extreme strictly on the favoured side.
+  bool raw_decides() const {
+    if (maybe_nan()) return true;
+    if (D == Direction::Max) return simd::any(p > S{});
+    return simd::any(h > simd::splat<U>(kSign));
+  }
+  // After a full pass: whether a raw one would have settled the block (picks the next block's).
+  bool raw_would_decide() const { return raw_decides(); }
+  bool maybe_nan() const { return simd::any(p > pos_inf()) || simd::any(h > neg_inf()); }
+  template <bool OrEqual, class R>
+  static constexpr bool may_beat(R) { return true; }  // the spread() extreme decides
+  Outer spread() const {
+    const V lm = simd::fold_lanes(l, [](V a, V b) { return vmin(a, b); });
+    if (D == Direction::Max) {
+      const S pm = simd::fold_lanes(p, [](S a, S b) { return vmax(a, b); });
+      return simd::bits<Outer>(simd::select(pm >= S{}, simd::bits<V>(pm), lm));
+    }
+    const V hm = simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); });
+    return simd::bits<Outer>(simd::select(simd::bits<S>(hm) < S{}, hm, lm));
+  }
+  // After a raw pass that settles the block (raw_decides), the extreme is P's max (H's):
+  // spread() without L's fold and the select, a few ops less per row of short rows.
+  Outer spread_raw() const {
+    if (D == Direction::Max) return simd::bits<Outer>(simd::fold_lanes(p, [](S a, S b) { return vmax(a, b); }));
+    return simd::bits<Outer>(simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); }));
+  }
+  // The lane-wise extreme as bits (max: P if non-negative, else L; min: H if negative, else L).
+  using Mark = V;
+  Mark mark() const {
+    if (D == Direction::Max) return simd::select(p >= S{}, simd::bits<V>(p), l);
+    return simd::select(simd::bits<S>(h) < S{}, h, l);
+  }
+  // After a raw pass, which keeps L equal to P (H), the same mark without the select (clang
+  // does not see that both arms are equal and spends three ops per group on it).
+  Mark mark_raw() const { return D == Direction::Max ? simd::bits<V>(p) : h; }
+  static M holds(Mark k, Outer m) { return same_number_bits<U>(k, simd::bits<V>(m)); }
+  // Columns (ReduceMax): exact unless a NaN, or unless the extreme is a zero whose sign is in
+  // doubt: +0 from P while the lane also met a negative (maybe a -0 first), -0 from H while
+  // the lane also met a +0.
+  bool lanes_exact() const {
+    if (maybe_nan()) return false;
+    if (D == Direction::Max) return !simd::any((p == S{}) & simd::bits<S>(h >= simd::splat<U>(kSign)));
+    return !simd::any((h == simd::splat<U>(kSign)) & (l == V{}));
+  }
+  Outer lane_extreme() const { return simd::bits<Outer>(mark()); }
+};
+
+// float32 rows in the row kernel (RowScan, for rows longer than the row groups take): the raw
+// pass is SignMagnitudeSummary's on the bits, the full pass FloatLanes' own pmax and add, so a
+// block the raw pass cannot settle (all negative for a max, a zero maximum; all positive for a
+// min) costs what it did before, plus that pass where the choice carried from the last block
+// or row was the raw one. Each pass leaves the other's accumulators at the block's first
+// vector, a part of the block, so the NaN test reads both; may_beat leaves it to spread().
+struct Float32BitsRowLanes : FloatLanes<float> {
+  static constexpr bool kRawRows = true;
+  struct Infinity {
+    static uint32_t bits() { return 0x7F800000u; }
+  };
+  template <Direction D>
+  struct Summary {
+    using Bits = SignMagnitudeSummary<D, V, uint32_t, Infinity>;
+    using Full = typename FloatLanes<float>::template Summary<D>;
+    Bits raw;
+    Full full;
+    static Summary of(V v) { return {Bits::of(v), Full::of(v)}; }
+    void merge(const Summary& o) { full.merge(o.full); }
+    void merge_raw(const Summary& o) { raw.merge_raw(o.raw); }
+    bool maybe_nan() const { return raw.maybe_nan() || full.maybe_nan(); }
+    bool raw_decides() const { return raw.raw_decides(); }
+    bool raw_would_decide() const { return full.maybe_nan() || simd::any(vbeats<D, false>(full.ext, V{})); }
+    template <bool OrEqual>
+    static constexpr bool may_beat(Raw) { return true; }
+    V spread() const { return full.spread(); }
+    V spread_raw() const { return raw.spread_raw(); }
+    using Mark = V;
+    Mark mark() const { return full.mark(); }
+    Mark mark_raw() const { return simd::bits<V>(raw.mark_raw()); }
+    static M holds(Mark k, V m) { return k == m; }  // -0 == +0; a raw mark holds a number's bits
+  };
+};
+// The lanes of the row kernel for rows past the row groups (ArgKernels / MaxKernels::LongRows): a
+// type's own but for float32.
+template <class L>
+struct LongRowLanes {
+  using type = L;
+};
+template <>
+struct LongRowLanes<FloatLanes<float>> {
+  using type = Float32BitsRowLanes;
+};
+
+// float16 / bfloat16 as raw bits, never widened: as int16 and uint16, the non-negative values
+// ordered as int16, the negative ones by magnitude as uint16 (SignMagnitudeSummary above).
 template <class Format>
 struct HalfLanes {
   using Raw = uint16_t;
@@ -251,77 +381,17 @@ struct HalfLanes {
   static uint16_t inf() { return Format::inf(); }  // read at run time (half.h)
   static uint16_t neg_inf() { return 0x8000 | Format::inf(); }
 
-  // Rows may first try a raw pass (kRawRows): P and H only, two ops per vector. A max that is
-  // positive (P > 0) and a min that is negative (H > 0x8000 as uint16) are then exact, as are
-  // the NaN detector and the marks: equal numbers there have equal bits, and L stands in for
-  // the favoured side's extreme, so mark() and spread() read P (H). A zero or a block wholly on
-  // the other side (all negative for a max, e.g. log-probabilities) is summarized again in full.
+  // Rows first try a raw pass (kRawRows).
   static constexpr bool kRawRows = true;
-  template <Direction D>
-  struct Summary {
-    static constexpr Direction kDirection = D;
-    S p;
-    V l, h;
-    static Summary of(V v) { return {simd::bits<S>(v), v, v}; }
-    void merge(const Summary& o) { p = vmax(p, o.p), l = vmin(l, o.l), h = vmax(h, o.h); }
-    void merge_raw(const Summary& o) {
-      p = vmax(p, o.p), h = vmax(h, o.h);
-      l = D == Direction::Max ? simd::bits<V>(p) : h;
-    }
-    // Whether a raw pass settles the block: a NaN, or an extreme strictly on the favoured side.
-    // Also asked of a full pass, to pick the next block's pass.
-    bool raw_decides() const {
-      if (maybe_nan()) return true;
-      if (D == Direction::Max) return simd::any(p > S{});
-      return simd::any(h > simd::splat<uint16_t>(0x8000));
-    }
-    bool maybe_nan() const {
-      return simd::any(p > simd::splat<int16_t>(inf())) || simd::any(h > simd::splat<uint16_t>(neg_inf()));
-    }
-    template <bool OrEqual>
-    static constexpr bool may_beat(Raw) { return true; }  // the spread() extreme decides
-    V spread() const {
-      const V lm = simd::fold_lanes(l, [](V a, V b) { return vmin(a, b); });
-      if (D == Direction::Max) {
-        const S pm = simd::fold_lanes(p, [](S a, S b) { return vmax(a, b); });
-        return simd::select(pm >= S{}, simd::bits<V>(pm), lm);
-      }
-      const V hm = simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); });
-      return simd::select(simd::bits<S>(hm) < S{}, hm, lm);
-    }
-    // After a raw pass that settles the block (raw_decides), the extreme is P's max (H's):
-    // spread() without L's fold and the select, a few ops less per row of short rows.
-    V spread_raw() const {
-      if (D == Direction::Max) return simd::bits<V>(simd::fold_lanes(p, [](S a, S b) { return vmax(a, b); }));
-      return simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); });
-    }
-    // The lane-wise extreme as bits (max: P if non-negative, else L; min: H if negative, else L).
-    using Mark = V;
-    Mark mark() const {
-      if (D == Direction::Max) return simd::select(p >= S{}, simd::bits<V>(p), l);
-      return simd::select(simd::bits<S>(h) < S{}, h, l);
-    }
-    // After a raw pass, which keeps L equal to P (H), the same mark without the select (clang
-    // does not see that both arms are equal and spends three ops per group on it).
-    Mark mark_raw() const { return D == Direction::Max ? simd::bits<V>(p) : h; }
-    static M holds(Mark k, V m) { return equal_mask(k, m); }
-    // Columns (ReduceMax): exact unless a NaN, or unless the extreme is a zero whose sign is in
-    // doubt: +0 from P while the lane also met a negative (maybe a -0 first), -0 from H while
-    // the lane also met a +0.
-    bool lanes_exact() const {
-      if (maybe_nan()) return false;
-      if (D == Direction::Max) return !simd::any((p == S{}) & (h >= simd::splat<uint16_t>(0x8000)));
-      return !simd::any((h == simd::splat<uint16_t>(0x8000)) & (l == V{}));
-    }
-    V lane_extreme() const { return mark(); }
+  struct Infinity {
+    static uint16_t bits() { return inf(); }
   };
+  template <Direction D>
+  using Summary = SignMagnitudeSummary<D, V, uint16_t, Infinity>;
   static M nan_mask(V v) {
     return simd::bits<S>(v & simd::splat<uint16_t>(0x7FFF)) > simd::splat<int16_t>(inf());
   }
-  static M equal_mask(V v, V m) {  // the same number: -0 and +0 both match a zero
-    const V care = ~(simd::bits<V>(magnitude(m) == V{}) & simd::splat<uint16_t>(0x8000));
-    return ((v ^ m) & care) == V{};
-  }
+  static M equal_mask(V v, V m) { return same_number_bits<uint16_t>(v, m); }
   static bool zero(Raw m) { return (m & 0x7FFF) == 0; }
 
   // The magnitude by two shifts: V8 rebuilds a v128.const on every loop iteration.

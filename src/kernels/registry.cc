@@ -113,6 +113,7 @@ struct ArgKernels {
   static constexpr Direction kDirection = Rule::kDirection;
   static constexpr bool kLast = Rule::kLast;
   using Rows = RowScan<L, Rule, true>;
+  using LongRows = RowScan<typename LongRowLanes<L>::type, Rule, true>;  // rows past the groups
   using Columns = ColumnScan<L, Rule, true>;
   using Short = ShortRows<Columns>;
   // What ArgHalvingBytes xors into a byte for its value key: unsigned order, inverted for ArgMin.
@@ -140,8 +141,9 @@ struct ArgKernels {
     }
     if (Short::applies(n, length)) return Short::run(in, n, length, 1, first, b, index);
     if (length < min_simd_row<L>()) return arg_rows_portable<Rule>(in, n, length, first, b, index);
-    if (length <= Rows::kBlock) return Rows::short_runs(in, n, length, first, b, index);
-    for (int64_t k = 0; k < n; ++k) Rows::run(in + k * length, length, first, b + k, index + k);
+    if (length <= Rows::kBlock) return LongRows::short_runs(in, n, length, first, b, index);
+    bool raw = true;
+    for (int64_t k = 0; k < n; ++k) LongRows::run(in + k * length, length, first, b + k, index + k, raw);
   }
   __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
                                                 void* best, int32_t* index) {
@@ -169,6 +171,7 @@ struct MaxKernels {
   using Rule = ArgRule<Tr, Direction::Max, false>;
   static constexpr Direction kDirection = Direction::Max;
   using Rows = RowScan<L, Rule, false>;
+  using LongRows = RowScan<typename LongRowLanes<L>::type, Rule, false>;  // rows past the groups
   using Columns = ColumnScan<L, Rule, false>;
   using Short = ShortRows<Columns>;
   using Halving = RowHalving<Raw, typename std::conditional<L::kRawRows, Tr, void>::type>;  // float16/bfloat16: Tr
@@ -212,6 +215,7 @@ struct MaxKernels {
     if constexpr (L::kRawRows)
       if (!Grouped::applies(length) && length <= Rows::kBlock) return Rows::short_runs(in, n, length, 0, a, nullptr);
     int64_t stretch = Grouped::kN;
+    bool raw = true;  // (LongRows' raw pass, carried from row to row)
     for (int64_t k = 0; k < n;) {
       // Rows from k run one at a time: all, or the rows from a group Grouped left: a group, twice
       // as many each time it leaves the next group at once, up to 512 (float16 rows of 64 all
@@ -234,7 +238,7 @@ struct MaxKernels {
           k = one_by_one;
         }
       }
-      for (; k < one_by_one; ++k) Rows::run(in + k * length, length, 0, a + k, nullptr);
+      for (; k < one_by_one; ++k) LongRows::run(in + k * length, length, 0, a + k, nullptr, raw);
     }
   }
   __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
