@@ -266,9 +266,21 @@ void extreme_in_every_group() {
 
 // Several rows in one call, each continuing its own state.
 // ArgMax and ArgMin, first and last index, over `rows` rows of n at x in one kernel call: each
-// row's index against the trivial loop.
+// row's index against the trivial loop; and ReduceMax's maxima, bit for bit (its row kernel
+// carries the raw pass's choice from row to row).
 template <DType D>
 void check_rows_per_call(const RawOf<D>* x, int64_t rows, int64_t n, const std::string& label) {
+  if constexpr (D != DType::Int16 && D != DType::Uint16) {  // ReduceMax has no int16/uint16
+    const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
+    std::vector<RawOf<D>> acc(static_cast<size_t>(rows));
+    k.fill_start(acc.data(), rows);
+    k.rows(x, rows, n, 0, acc.data(), nullptr);
+    for (int64_t r = 0; r < rows; ++r) {
+      INFO(name(D) << " " << label << "ReduceMax row " << r << " of length " << n << " got "
+                   << bits_text(acc[static_cast<size_t>(r)]));
+      CHECK(same_bits(acc[static_cast<size_t>(r)], trivial_max<D>(x + r * n, n)));
+    }
+  }
   for (int kind = 0; kind < 2; ++kind)
     for (int last = 0; last < 2; ++last) {
       const ox::KernelSet k = kernels(kind ? PlanKind::ArgMin : PlanKind::ArgMax, D, last);
@@ -296,9 +308,9 @@ void many_rows_per_call() {
   }
 }
 
-// Blocks on one side of zero or the other (float16/bfloat16 try a raw pass that settles only a
-// positive max or a negative min, else summarize the block again, and carry that choice to the
-// next block and row): each block of a row all negative, all positive, mixed, or signed zeros
+// Blocks on one side of zero or the other (float32 and float16/bfloat16 try a raw pass that
+// settles only a positive max or a negative min, else summarize the block again, and carry that
+// choice to the next block and row): each block of a row all negative, all positive, mixed, or signed zeros
 // among negatives or positives, sometimes with a NaN of either sign; single long rows and many rows per call.
 template <DType D>
 void sign_regimes() {
