@@ -131,7 +131,11 @@ struct RowGroupMax {
   // (with marks 48: at 64 they ran 4-6% slower than the row kernel): end to end (bench/ab.mjs)
   // float32 [8192, 256] 1.14x, [4096, 384] 1.09x, [2048, 512] 1.04-1.07x, int32 [8192, 256] 1.20x,
   // float64 [4096, 128] 1.14x, [2048, 256] 1.03x; at 192 vectors 1.03x, at 250 level.
-  static constexpr int kArgVectors = kTreeNumbers ? 128 : 48;
+  // float32 ArgMax (first index) to 112: past that the row kernel's raw-bits pass is faster (kernel
+  // in cache, rows of 480 1.14x, 512 1.21x, 448 1.06x, 401 0.95x); ArgMin and select_last_index
+  // measured 0.77-0.86x there and keep 128.
+  static constexpr int kArgVectors =
+      std::is_same<Raw, float>::value && Set::kDirection == Direction::Max && !Set::Rule::kLast ? 112 : kTreeNumbers ? 128 : 48;
   // Marks a row: two, or one per four vectors and one for the tail.
   static constexpr int kMaxMarks = kTreeNumbers ? 2 : kArgVectors / 4 + 1;
   using Tree = simd::MaskOf<Raw>;  // tree numbers, in lanes as wide as the values'

@@ -101,7 +101,7 @@ void group_arg_checks(bool max = true, bool last = false) {
   constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 104729 + (max ? 0 : 1) + (last ? 2 : 0));
   const ox::KernelSet k = kernels(max ? PlanKind::ArgMax : PlanKind::ArgMin, D, last);
-  for (int64_t length : lengths_around(lanes, {8, 10, 12, 13, 20, 48, 49, 128, 129}))  // 8: bytes from 129; 10: float16 from 81
+  for (int64_t length : lengths_around(lanes, {8, 10, 12, 13, 20, 48, 49, 112, 128, 129}))  // 8: bytes from 129; 10: float16 from 81; 112: float32 ArgMax (first index) to 448
     for (int64_t rows : {lanes - 1, lanes, lanes + 1, 3 * lanes + 1, int64_t{37}})
       for (int variant = 0; variant < 5; ++variant) {
         INFO(name(D) << (max ? " ArgMax" : " ArgMin") << (last ? " (last), " : ", ") << rows << " rows of " << length
