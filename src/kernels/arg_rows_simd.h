@@ -225,10 +225,6 @@ struct RowScan {
   // One run of `length` >= kLanes elements continuing state (*best, *index); x[0] has index `first`.
   // `raw` (lanes with a raw pass): whether its first block tries the raw pass; left as the last
   // block would pick for the next, so rows one after another carry it.
-  static void run(const Raw* x, int64_t length, int64_t first, Raw* best, int32_t* index) {
-    bool raw = true;
-    run(x, length, first, best, index, raw);
-  }
   static void run(const Raw* x, int64_t length, int64_t first, Raw* best, int32_t* index, bool& raw) {
     Raw b = state_value<Rule, Index>(best, first);  // (traits.h: a fresh run reads neither)
     int64_t at = state_index<Index>(index, first);

@@ -233,12 +233,17 @@ inline simd::Vec<int16_t> negative_nan_lanes(simd::Vec<int16_t> bits, uint16_t n
   return (bits > simd::splat(static_cast<int16_t>(neg_inf))) & (bits < simd::Vec<int16_t>{});
 }
 
+// The sign bit of a sign-magnitude float held as the unsigned integer U.
+template <class U>
+constexpr U sign_bit() {
+  return U(U(1) << (8 * sizeof(U) - 1));
+}
+
 // Lanes of v holding the same number as m, both as the bits of a sign-magnitude float (a NaN-free
 // m): equal bits, or both zeros of either sign.
 template <class U>
 inline simd::MaskOf<U> same_number_bits(simd::Vec<U> v, simd::Vec<U> m) {
-  constexpr U kSign = U(U(1) << (8 * sizeof(U) - 1));
-  const simd::Vec<U> care = ~(simd::bits<simd::Vec<U>>(((m << 1) >> 1) == simd::Vec<U>{}) & simd::splat<U>(kSign));
+  const simd::Vec<U> care = ~(simd::bits<simd::Vec<U>>(((m << 1) >> 1) == simd::Vec<U>{}) & simd::splat<U>(sign_bit<U>()));
   return ((v ^ m) & care) == simd::Vec<U>{};
 }
 
@@ -250,11 +255,11 @@ inline simd::MaskOf<U> same_number_bits(simd::Vec<U> v, simd::Vec<U> m) {
 //   min = (H >= sign) ? H : L     (the negative of most magnitude, else the least non-negative)
 //   NaN present <=> P > +inf or H > -inf (as unsigned)
 // A raw pass keeps P and H only, two integer ops per vector (for float32 1.4-1.5x FloatLanes'
-// pmax and add in cache, on V8 on this x86 host). A max that is
-// positive (P > 0) and a min that is negative (H > sign as unsigned) are then exact, as are the
-// NaN detector and the marks: equal numbers there have equal bits, and L stands in for the
-// favoured side's extreme, so mark() and spread() read P (H). A zero or a block wholly on the
-// other side (all negative for a max, e.g. log-probabilities) is summarized again in full.
+// pmax and add in cache, V8 on a Zen 5 host). A max that is positive (P > 0) and a min that is
+// negative (H > sign as unsigned) are then exact, as are the NaN detector and the marks: equal
+// numbers there have equal bits, and L stands in for the favoured side's extreme, so mark() and
+// spread() read P (H). A zero or a block wholly on the other side (all negative for a max, e.g.
+// log-probabilities) is summarized again in full (float32: by FloatLanes' pass, below).
 // `Outer` is the row's vector type (the float's own for float32), `Inf::bits()` +infinity's bits.
 template <Direction D, class Outer, class U, class Inf>
 struct SignMagnitudeSummary {
@@ -262,7 +267,7 @@ struct SignMagnitudeSummary {
   using V = simd::Vec<U>;
   using S = simd::Vec<typename simd::SignedOf<sizeof(U)>::type>;
   using M = simd::MaskOf<U>;
-  static constexpr U kSign = U(U(1) << (8 * sizeof(U) - 1));
+  static constexpr U kSign = sign_bit<U>();
   static S pos_inf() { return simd::bits<S>(simd::splat<U>(Inf::bits())); }
   static V neg_inf() { return simd::splat<U>(U(kSign | Inf::bits())); }
   S p;
