@@ -164,8 +164,8 @@ void cache_blocked() {
 }
 
 // Rows a multiple of 4 KiB apart in a staged-size call: ReduceMax walks them blocked (8 rows a
-// pass, split evenly) where they start off a cache line or its summary is one register, else
-// sweeps; rows on and off a line, rows just past a pass and many passes, widths narrower than the
+// pass, split evenly) where they start off a cache line or hold integers or 16-bit floats, else
+// (float32, float64) sweeps; rows on and off a line, rows just past a pass and many passes, widths narrower than the
 // stride, NaN, signed zeros and the state carried across calls.
 template <DType D>
 void aliasing_strides() {
