@@ -502,7 +502,11 @@ struct ColumnScan {
   // ReduceMax (no index): each lane merges the rows into the rows kernel's Summary (floats:
   // pmax + a sum; integers: max; float16/bfloat16: int16 max, uint16 min and max), seeded with
   // the state. False, storing nothing, when a lane's extreme is not exact (a NaN, or a zero whose
-  // sign is in doubt): the exact pass decides.
+  // sign is in doubt): the exact pass decides. float16/bfloat16 first try the raw pass (int16 and
+  // uint16 max, two ops where the full summary takes three), exact where every lane's maximum is
+  // positive: end to end [8,256,3136] and [8,256,56,56] over axis 1, bfloat16 [1024,1000] over
+  // axis 0 1.06-1.13x (three runs), [1024,1024] level; +343 bytes gzipped. Where it fails, the
+  // call's next kRawRetry groups skip it (all-negative data 0.66-0.75x without that, 0.96-0.97x).
   using Sum = typename L::template Summary<D>;
   static constexpr int kSumTiles = [] {
     const int regs = static_cast<int>(sizeof(Sum) / simd::kBytes) * kValueVectors;
@@ -510,21 +514,29 @@ struct ColumnScan {
     while (t > 1 && t * regs > 8) t /= 2;
     return t;
   }();
-  template <int Tiles>
+  template <int Tiles, bool RawPass = false>
   static bool summary_pass(const Raw* x, int64_t rows, int64_t stride, Raw* best) {
     constexpr int NV = Tiles * kValueVectors;
     Sum s[NV];
     for (int v = 0; v < NV; ++v) s[v] = Sum::of(simd::load(best + v * kLanes));
     for (int64_t k = 0; k < rows; ++k, x += stride)
-      for (int v = 0; v < NV; ++v) s[v].merge(Sum::of(simd::load(x + v * kLanes)));
-    for (int v = 0; v < NV; ++v)
-      if (!s[v].lanes_exact()) return false;
+      for (int v = 0; v < NV; ++v) {
+        if constexpr (RawPass) s[v].merge_raw(Sum::of(simd::load(x + v * kLanes)));
+        else s[v].merge(Sum::of(simd::load(x + v * kLanes)));
+      }
+    for (int v = 0; v < NV; ++v) {
+      if constexpr (RawPass) {
+        if (!s[v].raw_lanes_exact()) return false;
+      } else if (!s[v].lanes_exact()) {
+        return false;
+      }
+    }
     for (int v = 0; v < NV; ++v) simd::store(best + v * kLanes, s[v].lane_extreme());
     return true;
   }
 
-  // The raw way fails on columns whose result lies on the other side of zero; after a failure
-  // the next kRawRetry groups of the call skip it.
+  // The raw way (and ReduceMax's raw pass) fails on columns whose result lies on the other side of
+  // zero; after a failure the next kRawRetry groups of the call skip it.
   static constexpr int kRawRetry = 16;
   struct Hint {
     int skip_raw = 0;
@@ -536,9 +548,15 @@ struct ColumnScan {
     if constexpr (!Index) {
       if (rows >= kFastRows) {
         constexpr int Sub = Tiles < kSumTiles ? Tiles : kSumTiles;
-        for (int t = 0; t < Tiles; t += Sub)
+        for (int t = 0; t < Tiles; t += Sub) {
+          if constexpr (L::kRawRows) {
+            if (hint->skip_raw > 0) --hint->skip_raw;
+            else if (summary_pass<Sub, true>(x + t * kTile, rows, stride, best + t * kTile)) continue;
+            else hint->skip_raw = kRawRetry;
+          }
           if (!summary_pass<Sub>(x + t * kTile, rows, stride, best + t * kTile))
             pass<Sub, typename L::template ExactWay<D>>(x + t * kTile, rows, stride, first, best + t * kTile, nullptr);
+        }
         return;
       }
     }

@@ -326,6 +326,12 @@ struct SignMagnitudeSummary {
     return !simd::any((h == simd::splat<U>(kSign)) & (l == V{}));
   }
   Outer lane_extreme() const { return simd::bits<Outer>(mark()); }
+  // After a raw pass (P and H only): every lane exact, its extreme on the favoured side and not a zero.
+  bool raw_lanes_exact() const {
+    if (maybe_nan()) return false;
+    if (D == Direction::Max) return !simd::any(~(p > S{}));
+    return !simd::any(~(h > simd::splat<U>(kSign)));
+  }
 };
 
 // float32 rows in the row kernel (RowScan, for rows longer than the row groups take): the raw
