@@ -6,9 +6,9 @@
 //   node bench/ab.mjs --ab=/tmp/old '[["float16", [524288, 5], "ArgMax", {"axis": -1}], ...]'
 // Each case: [type, dims, op, attributes, opset?]; prints medians of µs per call and the median
 // per-round ratio other / this (> 1: this checkout faster). Types: those bench/lib/data.mjs makes.
-// --data=negative|zeros|nan reshapes float inputs for the paths off the common one: every value
-// negative (log-probabilities), every row's maximum a zero (a third +0, the rest negative), or a
-// NaN every 37 values.
+// --data=negative|positive|zeros|nan reshapes float inputs for the paths off the common one: every
+// value negative (log-probabilities) or non-negative (distances), every row's maximum a zero (a
+// third +0, the rest negative), or a NaN every 37 values.
 import { makeInput } from './lib/data.mjs';
 
 const args = process.argv.slice(2);
@@ -26,9 +26,11 @@ function reshape(type, x) {
   const half = type === 'float16' || type === 'bfloat16';
   if (!DATA || !(half || type === 'float32' || type === 'float64')) return x;
   const negative = half ? (v) => v | 0x8000 : (v) => -Math.abs(v);
+  const positive = half ? (v) => v & 0x7fff : (v) => Math.abs(v);
   const nan = half ? (type === 'float16' ? 0x7e00 : 0x7fc0) : NaN;
   for (let i = 0; i < x.length; i += 1) {
     if (DATA === 'negative') x[i] = negative(x[i]);
+    else if (DATA === 'positive') x[i] = positive(x[i]);
     else if (DATA === 'zeros') x[i] = i % 3 === 0 ? 0 : negative(x[i]);
     else if (DATA === 'nan' && i % 37 === 36) x[i] = nan;
   }

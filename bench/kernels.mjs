@@ -5,7 +5,7 @@
 // yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
 // machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
 //   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET] [--cached] [--ab=DIST/]
-//     [--scan=OP.DTYPE --lengths=L1,L2,.. [--inner=W] [--last]] [--guarded] [--data=negative]
+//     [--scan=OP.DTYPE --lengths=L1,L2,.. [--inner=W] [--last]] [--guarded] [--data=negative|positive]
 // --chunk feeds the input in chunks of that many bytes, as js/engine.js stages it (256 KiB).
 // --cached shrinks each case to at most 256 KiB (the outer axis first, then the longer of the
 // others), so the kernel runs on input in L2 as it does on a staged chunk; without it the input
@@ -54,7 +54,8 @@ const TARGET_MS = option('ms', 3);
 const AB_DIST = args.find((s) => s.startsWith('--ab='))?.slice('--ab='.length);
 const CACHED = args.includes('--cached');
 const GUARDED = args.includes('--guarded');
-const NEGATIVE = args.includes('--data=negative'); // float inputs all negative (log-probabilities): off the raw passes
+const NEGATIVE = args.includes('--data=negative'); // float inputs all negative (log-probabilities): a max's other side
+const POSITIVE = args.includes('--data=positive'); // float inputs all non-negative (distances): a min's other side
 if (GUARDED && AB_DIST) throw new Error('kernels.mjs: --guarded and --ab both name the yardstick; give one');
 const CACHED_BYTES = 256 * 1024;
 const WARM_MS = 300; // per case, at least
@@ -164,13 +165,14 @@ function fillRandom(module, ptr, bytes, dtype) {
   } else {
     for (let i = 0; i < bytes; i += 1) heap[ptr + i] = Math.floor(next() * 256);
   }
-  if (NEGATIVE) {
+  if (NEGATIVE || POSITIVE) {
+    const sign = NEGATIVE ? -1 : 1;
     if (dtype === 'float32' || dtype === 'float64') {
       const f = new (dtype === 'float32' ? Float32Array : Float64Array)(heap.buffer, ptr, bytes / (dtype === 'float32' ? 4 : 8));
-      for (let i = 0; i < f.length; i += 1) f[i] = -Math.abs(f[i]);
+      for (let i = 0; i < f.length; i += 1) f[i] = sign * Math.abs(f[i]);
     } else if (dtype === 'float16' || dtype === 'bfloat16') {
       const u = new Uint16Array(heap.buffer, ptr, bytes / 2);
-      for (let i = 0; i < u.length; i += 1) u[i] |= 0x8000;
+      for (let i = 0; i < u.length; i += 1) u[i] = NEGATIVE ? u[i] | 0x8000 : u[i] & 0x7fff;
     }
   }
 }

@@ -20,6 +20,11 @@ namespace ox {
 // (4 KiB before). The rescan reads the marks and one group, still in L1; 32 KiB measured alike.
 constexpr int64_t kRowBlockBytes = 16384;
 
+// Which first pass a block of the row kernel takes (lanes with raw passes: L::kRawRows): the full
+// summary, the raw bits' pass for an extreme on the favoured side of zero (a positive max), or
+// the other side's (a max of all-negative values). Carried from block to block and row to row.
+enum class RowPass : uint8_t { Full, Raw, Other };
+
 template <class L, class Rule, bool Index>
 struct RowScan {
   using Lanes = L;
@@ -35,20 +40,21 @@ struct RowScan {
   // Lane-wise pass over p[0, n), n >= kLanes; the last vector may overlap the one before. Each
   // iteration merges kUnroll vectors as a tree, so the loop-carried chain is one merge (the add
   // of the float NaN detector has a 3-cycle latency).
-  template <bool RawPass>
+  template <RowPass P>
   static void merge(Summary& a, const Summary& b) {
-    if constexpr (RawPass) a.merge_raw(b);
+    if constexpr (P == RowPass::Raw) a.merge_raw(b);
+    else if constexpr (P == RowPass::Other) a.merge_other(b);
     else a.merge(b);
   }
   // The summary of G vectors `Step` elements apart (contiguous by default), earlier ones first.
   // (Also the period-strided tree of InterleavedMax.)
-  template <int G, bool RawPass, ptrdiff_t Step = kLanes>
+  template <int G, RowPass P, ptrdiff_t Step = kLanes>
   static Summary tree(const Raw* q) {
     if constexpr (G == 1) {
       return Summary::of(simd::load(q));
     } else {
-      Summary a = tree<G / 2, RawPass, Step>(q);
-      merge<RawPass>(a, tree<G / 2, RawPass, Step>(q + (G / 2) * Step));
+      Summary a = tree<G / 2, P, Step>(q);
+      merge<P>(a, tree<G / 2, P, Step>(q + (G / 2) * Step));
       return a;
     }
   }
@@ -58,26 +64,27 @@ struct RowScan {
   static constexpr ptrdiff_t kStep = L::kUnroll * kLanes;
   static constexpr int kMaxGroups = static_cast<int>(kBlock / kStep) + 1;
   using Mark = typename Summary::Mark;
-  template <bool RawPass>
+  template <RowPass P>
   static Mark mark(const Summary& t) {
-    if constexpr (RawPass) return t.mark_raw();
+    if constexpr (P == RowPass::Raw) return t.mark_raw();
+    else if constexpr (P == RowPass::Other) return t.mark_other();
     else return t.mark();
   }
-  template <bool RawPass>
+  template <RowPass P>
   static Summary summarize(const Raw* p, ptrdiff_t n, Mark* marks, int* groups) {
     Summary s = Summary::of(simd::load(p));
     ptrdiff_t i = 0;
     int g = 0;
     for (; i + kStep <= n; i += kStep) {
-      const Summary t = tree<L::kUnroll, RawPass>(p + i);
-      marks[g++] = mark<RawPass>(t);
-      merge<RawPass>(s, t);
+      const Summary t = tree<L::kUnroll, P>(p + i);
+      marks[g++] = mark<P>(t);
+      merge<P>(s, t);
     }
     if (i < n) {
       Summary t = Summary::of(simd::load(p + n - kLanes));
-      for (; i + kLanes < n; i += kLanes) merge<RawPass>(t, Summary::of(simd::load(p + i)));
-      marks[g++] = mark<RawPass>(t);
-      merge<RawPass>(s, t);
+      for (; i + kLanes < n; i += kLanes) merge<P>(t, Summary::of(simd::load(p + i)));
+      marks[g++] = mark<P>(t);
+      merge<P>(s, t);
     }
     *groups = g;
     return s;
@@ -169,34 +176,41 @@ struct RowScan {
 
   // A summarized block of n elements at p (index `at0` = its first element's index): the block
   // settles the state (b, at). Returns false when nothing later can change it (a first NaN).
-  // Lanes with a raw pass (L::kRawRows) try it first; `raw` carries, from block to block,
-  // whether the last block would have been settled by it, so rows it cannot settle (a max of
-  // all-negative rows) pay for one raw pass only at the switch.
+  // Lanes with raw passes (L::kRawRows) try the one `pass` names first; `pass` carries, from block
+  // to block, the one that would have settled the last block (or Full: neither), so rows of one
+  // kind pay for a pass that fails only at a switch. The other side's pass (an all-negative max:
+  // log-probabilities; an all-non-negative min: distances), against the full summary there:
+  // kernel in cache ArgMax [1,32000] float32 1.35x, float16 1.44x, ReduceMax rows of 1024 1.34-1.36x,
+  // ArgMin rows of 1024 float32 1.14x, float16 1.17x; end to end (bench/ab.mjs) ArgMax [1,32000]
+  // float32 1.16-1.18x, float16 1.21x, [8,128256] 1.16-1.21x, ReduceMax [4096,1024] 1.09-1.15x,
+  // ArgMin float32 [4096,1024] 1.07-1.11x, float16 [1024,4096] 1.17-1.19x; +517 bytes gzipped.
   struct Block {
     Summary sum;
     Mark marks[kMaxGroups];
     int groups;
-    bool by_raw = false;  // summarized by a raw pass that settles it
-    void summarize(const Raw* p, ptrdiff_t n, bool& raw) {
+    RowPass by = RowPass::Full;  // the pass that settles it
+    void summarize(const Raw* p, ptrdiff_t n, RowPass& pass) {
       if constexpr (L::kRawRows) {
-        by_raw = false;
-        if (raw) {
-          sum = RowScan::summarize<true>(p, n, marks, &groups);
-          if (sum.raw_decides()) {
-            by_raw = true;
-            return;
-          }
+        by = RowPass::Full;
+        if (pass == RowPass::Raw) {
+          sum = RowScan::summarize<RowPass::Raw>(p, n, marks, &groups);
+          if (sum.raw_decides()) return void(by = RowPass::Raw);
+        } else if (pass == RowPass::Other) {
+          sum = RowScan::summarize<RowPass::Other>(p, n, marks, &groups);
+          if (sum.other_decides()) return void(by = RowPass::Other);
         }
-        sum = RowScan::summarize<false>(p, n, marks, &groups);
-        raw = sum.raw_would_decide();
+        sum = RowScan::summarize<RowPass::Full>(p, n, marks, &groups);
+        pass = sum.raw_would_decide() ? RowPass::Raw : sum.other_would_decide() ? RowPass::Other : RowPass::Full;
       } else {
-        sum = RowScan::summarize<false>(p, n, marks, &groups);
+        sum = RowScan::summarize<RowPass::Full>(p, n, marks, &groups);
       }
     }
-    // The block's extreme in every lane; after a raw pass, from the raw lanes alone.
+    // The block's extreme in every lane; after a raw pass, from its lanes alone.
     V spread() const {
-      if constexpr (L::kRawRows)
-        if (by_raw) return sum.spread_raw();
+      if constexpr (L::kRawRows) {
+        if (by == RowPass::Raw) return sum.spread_raw();
+        if (by == RowPass::Other) return sum.spread_other();
+      }
       return sum.spread();
     }
     bool settle(const Raw* p, ptrdiff_t n, int64_t at0, Raw& b, int64_t& at) const {
@@ -223,9 +237,9 @@ struct RowScan {
   };
 
   // One run of `length` >= kLanes elements continuing state (*best, *index); x[0] has index `first`.
-  // `raw` (lanes with a raw pass): whether its first block tries the raw pass; left as the last
-  // block would pick for the next, so rows one after another carry it.
-  static void run(const Raw* x, int64_t length, int64_t first, Raw* best, int32_t* index, bool& raw) {
+  // `pass` (lanes with raw passes): the first block's first pass; left as the last block would
+  // pick for the next, so rows one after another carry it.
+  static void run(const Raw* x, int64_t length, int64_t first, Raw* best, int32_t* index, RowPass& pass) {
     Raw b = state_value<Rule, Index>(best, first);  // (traits.h: a fresh run reads neither)
     int64_t at = state_index<Index>(index, first);
     if (!Last && Tr::nan(b)) return;  // the first NaN already won
@@ -234,7 +248,7 @@ struct RowScan {
       int64_t base = s;
       if (n < kLanes) base = length - kLanes, n = kLanes;  // a short tail reaches back: harmless
       Block block;
-      block.summarize(x + base, n, raw);
+      block.summarize(x + base, n, pass);
       if (!block.settle(x + base, n, first + base, b, at)) break;
     }
     *best = b;
@@ -247,10 +261,10 @@ struct RowScan {
   static void short_runs(const Raw* x, int64_t rows, int64_t length, int64_t first, Raw* best, int32_t* index) {
     const ptrdiff_t n = static_cast<ptrdiff_t>(length);
     Block blocks[2];
-    bool raw = true;
-    blocks[0].summarize(x, n, raw);
+    RowPass pass = RowPass::Raw;
+    blocks[0].summarize(x, n, pass);
     for (int64_t k = 0; k < rows; ++k) {
-      if (k + 1 < rows) blocks[(k + 1) & 1].summarize(x + (k + 1) * length, n, raw);
+      if (k + 1 < rows) blocks[(k + 1) & 1].summarize(x + (k + 1) * length, n, pass);
       Raw b = state_value<Rule, Index>(best + k, first);
       int64_t at = state_index<Index>(Index ? index + k : nullptr, first);  // (ReduceMax: no index array)
       if (Last || !Tr::nan(b)) blocks[k & 1].settle(x + k * length, n, first, b, at);

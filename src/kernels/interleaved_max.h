@@ -67,7 +67,7 @@ struct InterleavedExtremes {
     // step the loop ran at 12 bytes a cycle, slower than the narrow path on a chunk in cache.
     ptrdiff_t i = kPeriod;
     for (; i + kUnroll * kPeriod <= n; i += kUnroll * kPeriod)
-      for (int k = 0; k < W; ++k) acc[k].merge(Rows::template tree<kUnroll, false, kPeriod>(x + i + k * kLanes));
+      for (int k = 0; k < W; ++k) acc[k].merge(Rows::template tree<kUnroll, RowPass::Full, kPeriod>(x + i + k * kLanes));
     // Whole periods, the last reaching back to end the run (n and the period are multiples of
     // W, so the lanes keep their columns): elements met twice change no maximum, and a maximum
     // met again keeps its first bits.

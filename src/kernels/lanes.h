@@ -258,8 +258,11 @@ inline simd::MaskOf<U> same_number_bits(simd::Vec<U> v, simd::Vec<U> m) {
 // pmax and add in cache, V8 on a Zen 5 host). A max that is positive (P > 0) and a min that is
 // negative (H > sign as unsigned) are then exact, as are the NaN detector and the marks: equal
 // numbers there have equal bits, and L stands in for the favoured side's extreme, so mark() and
-// spread() read P (H). A zero or a block wholly on the other side (all negative for a max, e.g.
-// log-probabilities) is summarized again in full (float32: by FloatLanes' pass, below).
+// spread() read P (H). A block wholly on the other side of zero (all negative for a max, e.g.
+// log-probabilities; all non-negative for a min, e.g. distances) has a raw pass of its own, the
+// other side's: L and the one of P, H that orders that side as L does (on it signed and unsigned
+// order agree), two ops again; its extreme is L's. A zero maximum beside negatives (a zero
+// minimum beside positives) is summarized in full (float32: by FloatLanes' pass, below).
 // `Outer` is the row's vector type (the float's own for float32), `Inf::bits()` +infinity's bits.
 template <Direction D, class Outer, class U, class Inf>
 struct SignMagnitudeSummary {
@@ -281,6 +284,13 @@ struct SignMagnitudeSummary {
     p = vmax(p, o.p), h = vmax(h, o.h);
     l = D == Direction::Max ? simd::bits<V>(p) : h;
   }
+  // The other side's pass: L and P (a max), L and H (a min); the third copies its twin, so the
+  // NaN test holds as it is.
+  void merge_other(const SignMagnitudeSummary& o) {
+    l = vmin(l, o.l);
+    if (D == Direction::Max) p = vmax(p, o.p), h = simd::bits<V>(p);
+    else h = vmax(h, o.h), p = simd::bits<S>(h);
+  }
   // Whether a raw pass settles the block: a NaN, or an extreme strictly on the favoured side.
   bool raw_decides() const {
     if (maybe_nan()) return true;
@@ -289,6 +299,12 @@ struct SignMagnitudeSummary {
   }
   // After a full pass: whether a raw one would have settled the block (picks the next block's).
   bool raw_would_decide() const { return raw_decides(); }
+  // Whether the other side's pass settles the block: a NaN, or every value on that side.
+  bool other_decides() const { return maybe_nan() || other_would_decide(); }
+  bool other_would_decide() const {
+    if (D == Direction::Max) return !simd::any(p >= S{});
+    return !simd::any(h >= simd::splat<U>(kSign));
+  }
   bool maybe_nan() const { return simd::any(p > pos_inf()) || simd::any(h > neg_inf()); }
   template <bool OrEqual, class R>
   static constexpr bool may_beat(R) { return true; }  // the spread() extreme decides
@@ -307,6 +323,8 @@ struct SignMagnitudeSummary {
     if (D == Direction::Max) return simd::bits<Outer>(simd::fold_lanes(p, [](S a, S b) { return vmax(a, b); }));
     return simd::bits<Outer>(simd::fold_lanes(h, [](V a, V b) { return vmax(a, b); }));
   }
+  // After the other side's pass: the value of least magnitude, L's.
+  Outer spread_other() const { return simd::bits<Outer>(simd::fold_lanes(l, [](V a, V b) { return vmin(a, b); })); }
   // The lane-wise extreme as bits (max: P if non-negative, else L; min: H if negative, else L).
   using Mark = V;
   Mark mark() const {
@@ -316,6 +334,7 @@ struct SignMagnitudeSummary {
   // After a raw pass, which keeps L equal to P (H), the same mark without the select (clang
   // does not see that both arms are equal and spends three ops per group on it).
   Mark mark_raw() const { return D == Direction::Max ? simd::bits<V>(p) : h; }
+  Mark mark_other() const { return l; }
   static M holds(Mark k, Outer m) { return same_number_bits<U>(k, simd::bits<V>(m)); }
   // Columns (ReduceMax): exact unless a NaN, or unless the extreme is a zero whose sign is in
   // doubt: +0 from P while the lane also met a negative (maybe a -0 first), -0 from H while
@@ -354,16 +373,22 @@ struct Float32BitsRowLanes : FloatLanes<float> {
     static Summary of(V v) { return {Bits::of(v), Full::of(v)}; }
     void merge(const Summary& o) { full.merge(o.full); }
     void merge_raw(const Summary& o) { raw.merge_raw(o.raw); }
+    void merge_other(const Summary& o) { raw.merge_other(o.raw); }
     bool maybe_nan() const { return raw.maybe_nan() || full.maybe_nan(); }
     bool raw_decides() const { return raw.raw_decides(); }
+    bool other_decides() const { return raw.other_decides(); }
     bool raw_would_decide() const { return full.maybe_nan() || simd::any(vbeats<D, false>(full.ext, V{})); }
+    // (no NaN here: raw_would_decide is asked first) every lane's extreme strictly on the other side
+    bool other_would_decide() const { return !simd::any(vbeats<D, true>(full.ext, V{})); }
     template <bool OrEqual>
     static constexpr bool may_beat(Raw) { return true; }
     V spread() const { return full.spread(); }
     V spread_raw() const { return raw.spread_raw(); }
+    V spread_other() const { return raw.spread_other(); }
     using Mark = V;
     Mark mark() const { return full.mark(); }
     Mark mark_raw() const { return simd::bits<V>(raw.mark_raw()); }
+    Mark mark_other() const { return simd::bits<V>(raw.mark_other()); }
     static M holds(Mark k, V m) { return k == m; }  // -0 == +0; a raw mark holds a number's bits
   };
 };

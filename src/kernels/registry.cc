@@ -142,8 +142,8 @@ struct ArgKernels {
     if (Short::applies(n, length)) return Short::run(in, n, length, 1, first, b, index);
     if (length < min_simd_row<L>()) return arg_rows_portable<Rule>(in, n, length, first, b, index);
     if (length <= Rows::kBlock) return LongRows::short_runs(in, n, length, first, b, index);
-    bool raw = true;
-    for (int64_t k = 0; k < n; ++k) LongRows::run(in + k * length, length, first, b + k, index + k, raw);
+    RowPass pass = RowPass::Raw;
+    for (int64_t k = 0; k < n; ++k) LongRows::run(in + k * length, length, first, b + k, index + k, pass);
   }
   __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
                                                 void* best, int32_t* index) {
@@ -216,7 +216,7 @@ struct MaxKernels {
     if constexpr (L::kRawRows)
       if (!Grouped::applies(length) && length <= Rows::kBlock) return Rows::short_runs(in, n, length, 0, a, nullptr);
     int64_t stretch = Grouped::kN;
-    bool raw = true;  // (LongRows' raw pass, carried from row to row)
+    RowPass pass = RowPass::Raw;  // (LongRows' first pass, carried from row to row)
     for (int64_t k = 0; k < n;) {
       // Rows from k run one at a time: all, or the rows from a group Grouped left: a group, twice
       // as many each time it leaves the next group at once, up to 512 (float16 rows of 64 all
@@ -239,7 +239,7 @@ struct MaxKernels {
           k = one_by_one;
         }
       }
-      for (; k < one_by_one; ++k) LongRows::run(in + k * length, length, 0, a + k, nullptr, raw);
+      for (; k < one_by_one; ++k) LongRows::run(in + k * length, length, 0, a + k, nullptr, pass);
     }
   }
   __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,

@@ -371,7 +371,7 @@ struct RowGroupMax {
   // the tail's vectors, or (kTreeNumbers) the row's two marks; n >= 4 N (rows past the short-row
   // path's). (ReduceMax keeps summary: the marks are the arg kinds' only.)
   static Summary marked_summary(const Raw* p, ptrdiff_t n, Mark* marks) {
-    Summary s = Rows::template tree<4, false>(p);
+    Summary s = Rows::template tree<4, RowPass::Full>(p);
     int g = 0;
     Tree number{}, first{};  // tree 0 holds every lane's extreme so far
     const auto add = [&](const Summary& t) {
@@ -385,7 +385,7 @@ struct RowGroupMax {
     };
     if constexpr (!kTreeNumbers) marks[0] = s.mark();
     ptrdiff_t i = 4 * kN;
-    for (; i + 4 * kN <= n; i += 4 * kN) add(Rows::template tree<4, false>(p + i));
+    for (; i + 4 * kN <= n; i += 4 * kN) add(Rows::template tree<4, RowPass::Full>(p + i));
     if (i < n) {
       Summary t = Summary::of(simd::load(p + n - kN));
       for (; i + kN < n; i += kN) t.merge(Summary::of(simd::load(p + i)));
@@ -400,7 +400,7 @@ struct RowGroupMax {
   static Summary summary(const Raw* p, ptrdiff_t n) {
     Summary s = Summary::of(simd::load(p + n - kN));
     ptrdiff_t i = 0;
-    for (; i + 4 * kN <= n; i += 4 * kN) s.merge(Rows::template tree<4, false>(p + i));
+    for (; i + 4 * kN <= n; i += 4 * kN) s.merge(Rows::template tree<4, RowPass::Full>(p + i));
     for (; i + kN < n; i += kN) s.merge(Summary::of(simd::load(p + i)));
     return s;
   }

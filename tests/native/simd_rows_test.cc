@@ -308,11 +308,12 @@ void many_rows_per_call() {
   }
 }
 
-// Blocks on one side of zero or the other (float32 and float16/bfloat16 try a raw pass that
-// settles only a positive max or a negative min, else summarize the block again, and carry that
-// choice to the next block and row): each block of a row all negative, all positive, mixed, or
-// signed zeros among negatives or positives, sometimes with a NaN of either sign; single long
-// rows and many rows per call.
+// Blocks on one side of zero or the other (float32 and float16/bfloat16 first try the pass the
+// last block chose: the raw pass that settles a positive max or a negative min, the other side's
+// that settles an all-negative max or an all-non-negative min, or the full summary; one that
+// fails is followed by the full one, which picks for the next block and row): each block of a row
+// all negative, all positive, mixed, or signed zeros among negatives or positives, sometimes with
+// a NaN of either sign; single long rows and many rows per call.
 template <DType D>
 void sign_regimes() {
   if constexpr (has_nan<D>()) {
