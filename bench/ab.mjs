@@ -6,12 +6,35 @@
 //   node bench/ab.mjs --ab=/tmp/old '[["float16", [524288, 5], "ArgMax", {"axis": -1}], ...]'
 // Each case: [type, dims, op, attributes, opset?]; prints medians of µs per call and the median
 // per-round ratio other / this (> 1: this checkout faster). Types: those bench/lib/data.mjs makes.
+// --processes=N runs the whole A/B in N fresh processes, one after another, and prints each case's
+// N ratios and their median: a process's timings can be bimodal (the same module read float16
+// ReduceMax over axis 0 of [1024,2048] at 171-176 or 257-265 us, process by process, on the Zen 5
+// host), so one process's ratio can mislead by as much.
 // --data=negative|positive|zeros|nan reshapes float inputs for the paths off the common one: every
 // value negative (log-probabilities) or non-negative (distances), every row's maximum a zero (a
 // third +0, the rest negative), or a NaN every 37 values.
+import { spawnSync } from 'node:child_process';
 import { makeInput } from './lib/data.mjs';
 
 const args = process.argv.slice(2);
+const PROCESSES = Number(args.find((a) => a.startsWith('--processes='))?.split('=')[1] ?? 1);
+if (PROCESSES > 1) {
+  const self = new URL(import.meta.url).pathname;
+  const rest = args.filter((a) => !a.startsWith('--processes='));
+  const ratios = new Map(); // case -> ratios, in process order
+  for (let p = 0; p < PROCESSES; p += 1) {
+    const run = spawnSync(process.execPath, [self, ...rest], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (run.status !== 0) process.exit(run.status ?? 1);
+    for (const line of run.stdout.trim().split('\n')) {
+      const [label, ratio] = line.split(', other/this ');
+      const key = label.slice(0, label.lastIndexOf(': this '));
+      ratios.set(key, [...(ratios.get(key) ?? []), Number(ratio)]);
+    }
+  }
+  const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  for (const [key, v] of ratios) console.log(`${key}: other/this ${v.map((r) => r.toFixed(3)).join(' ')}, median ${median(v).toFixed(3)}`);
+  process.exit(0);
+}
 const other = args.find((a) => a.startsWith('--ab='))?.slice('--ab='.length);
 const spec = args.find((a) => !a.startsWith('--'));
 if (!other || !spec) {
