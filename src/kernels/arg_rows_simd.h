@@ -194,10 +194,16 @@ struct RowScan {
         by = RowPass::Full;
         if (pass == RowPass::Raw) {
           sum = RowScan::summarize<RowPass::Raw>(p, n, marks, &groups);
-          if (sum.raw_decides()) return void(by = RowPass::Raw);
+          if (sum.raw_decides()) {
+            by = RowPass::Raw;
+            return;
+          }
         } else if (pass == RowPass::Other) {
           sum = RowScan::summarize<RowPass::Other>(p, n, marks, &groups);
-          if (sum.other_decides()) return void(by = RowPass::Other);
+          if (sum.other_decides()) {
+            by = RowPass::Other;
+            return;
+          }
         }
         sum = RowScan::summarize<RowPass::Full>(p, n, marks, &groups);
         pass = sum.raw_would_decide() ? RowPass::Raw : sum.other_would_decide() ? RowPass::Other : RowPass::Full;
