@@ -540,6 +540,17 @@ struct ColumnScan {
   static constexpr int kRawRetry = 16;
   struct Hint {
     int skip_raw = 0;
+    // Runs `attempt` (a raw way or pass) unless a recent failure says skip it: whether it settled.
+    template <class F>
+    bool raw(F attempt) {
+      if (skip_raw > 0) {
+        --skip_raw;
+        return false;
+      }
+      if (attempt()) return true;
+      skip_raw = kRawRetry;
+      return false;
+    }
   };
 
   template <int Tiles>
@@ -549,11 +560,8 @@ struct ColumnScan {
       if (rows >= kFastRows) {
         constexpr int Sub = Tiles < kSumTiles ? Tiles : kSumTiles;
         for (int t = 0; t < Tiles; t += Sub) {
-          if constexpr (L::kRawRows) {
-            if (hint->skip_raw > 0) --hint->skip_raw;
-            else if (summary_pass<Sub, true>(x + t * kTile, rows, stride, best + t * kTile)) continue;
-            else hint->skip_raw = kRawRetry;
-          }
+          if constexpr (L::kRawWay)
+            if (hint->raw([&] { return summary_pass<Sub, true>(x + t * kTile, rows, stride, best + t * kTile); })) continue;
           if (!summary_pass<Sub>(x + t * kTile, rows, stride, best + t * kTile))
             pass<Sub, typename L::template ExactWay<D>>(x + t * kTile, rows, stride, first, best + t * kTile, nullptr);
         }
@@ -564,15 +572,9 @@ struct ColumnScan {
       const int64_t n = rows - k < kPassRows ? rows - k : kPassRows;
       const Raw* xk = x + k * stride;
       if (n >= kFastRows) {
-        if constexpr (L::kRawWay) {
-          if (hint->skip_raw > 0) {
-            --hint->skip_raw;
-          } else if (pass<Tiles, typename L::template RawWay<D>>(xk, n, stride, first + k, best, index)) {
+        if constexpr (L::kRawWay)
+          if (hint->raw([&] { return pass<Tiles, typename L::template RawWay<D>>(xk, n, stride, first + k, best, index); }))
             continue;
-          } else {
-            hint->skip_raw = kRawRetry;
-          }
-        }
         if (pass<Tiles, typename L::template FastWay<D>>(xk, n, stride, first + k, best, index)) continue;
       }
       pass<Tiles, typename L::template ExactWay<D>>(xk, n, stride, first + k, best, index);

@@ -354,10 +354,10 @@ struct SignMagnitudeSummary {
 };
 
 // float32 rows in the row kernel (RowScan, for rows longer than the row groups take): the raw
-// pass is SignMagnitudeSummary's on the bits, the full pass FloatLanes' own pmax and add, so a
-// block the raw pass cannot settle (all negative for a max, a zero maximum; all positive for a
-// min) costs what it did before, plus that pass where the choice carried from the last block
-// or row was the raw one. Each pass leaves the other's accumulators at the block's first
+// passes (either side of zero) are SignMagnitudeSummary's on the bits, the full pass FloatLanes'
+// own pmax and add, so a block neither raw pass settles (a zero maximum beside negatives, signs
+// mixed around a zero) costs what it did before, plus the raw pass the choice carried from the
+// last block or row tried. Each pass leaves the other's accumulators at the block's first
 // vector, a part of the block, so the NaN test reads both; may_beat leaves it to spread().
 struct Float32BitsRowLanes : FloatLanes<float> {
   static constexpr bool kRawRows = true;

@@ -141,7 +141,7 @@ struct ArgKernels {
     }
     if (Short::applies(n, length)) return Short::run(in, n, length, 1, first, b, index);
     if (length < min_simd_row<L>()) return arg_rows_portable<Rule>(in, n, length, first, b, index);
-    if (length <= Rows::kBlock) return LongRows::short_runs(in, n, length, first, b, index);
+    if (length <= LongRows::kBlock) return LongRows::short_runs(in, n, length, first, b, index);
     RowPass pass = RowPass::Raw;
     for (int64_t k = 0; k < n; ++k) LongRows::run(in + k * length, length, first, b + k, index + k, pass);
   }
