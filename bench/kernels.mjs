@@ -108,7 +108,7 @@ add('argmax_short_columns.float32', 'ArgMax', 'float32', [65536, 4, 5]);
 // Narrow columns (point coordinates, a few classes; a tile and a part): R rows read as one virtual row.
 // (int32 and int64 middle axes of 3 and 5: among the sweep's thinnest margins.)
 const NARROW = [['float32', 2], ['float32', 3], ['float32', 4], ['float32', 5], ['float16', 3], ['float16', 7], ['float64', 3],
-  ['uint8', 3], ['uint8', 5], ['uint8', 15], ['uint8', 20], ['int32', 5], ['int64', 3], ['int64', 5]];
+  ['uint8', 3], ['uint8', 5], ['uint8', 15], ['uint8', 20], ['int32', 3], ['int32', 5], ['float64', 5], ['int64', 3], ['int64', 5]];
 for (const [t, w] of NARROW) {
   add(`argmax_narrow_${w}.${t}`, 'ArgMax', t, [1, Math.round((4 << 20) / DTYPE[t][1] / w), w]);
   add(`reducemax_narrow_${w}.${t}`, 'ReduceMax', t, [1, Math.round((4 << 20) / DTYPE[t][1] / w), w]);

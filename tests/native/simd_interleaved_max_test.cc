@@ -1,7 +1,8 @@
 // ReduceMax, ArgMax and ArgMin (both tie rules) over rows of 3 along the axis before them
 // (kernels/interleaved_max.h: the rows read straight, each column at fixed lanes of a period of
 // three vectors, the arg kinds' rows then located by compares; float32/float64 slices of rows of
-// 5 from 128 rows, five vectors), through the kernel set's slice entry and its column entry,
+// 5 from 128 rows, five vectors; kernels/interleaved_arg.h: the arg kinds' slices of rows of 3
+// and 5 read straight with each lane's period), through the kernel set's slice entry and its column entry,
 // against the trivial loop: run lengths around the period and
 // the unrolled step (a last period reaching back over rows already read), a NaN at every position
 // of a run, mixed signed zeros (whose first one decides the bits, so the path hands the run on),
@@ -101,10 +102,14 @@ void interleaved_checks(int64_t w) {
   using R = RawOf<D>;
   constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));  // rows of w in a period
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 40503 + static_cast<uint64_t>(w));
+  // (The arg kinds' slices of rows of 3 go straight from 32 periods, of rows of 5 from 4: around
+  // both, with every count of rows after the last whole period.)
   const std::vector<int64_t> lengths =
       w == 3 ? std::vector<int64_t>{lanes - 1, lanes, lanes + 1, 2 * lanes - 1, 2 * lanes, 2 * lanes + 1,
-                                    3 * lanes + 2, 4 * lanes + 1, 7 * lanes + 3, 64, 257}
-             : std::vector<int64_t>{64, 127, 128, 129, 128 + 2 * lanes - 1, 257, 300};
+                                    3 * lanes + 2, 4 * lanes + 1, 7 * lanes + 3, 64, 257, 32 * lanes - 1,
+                                    32 * lanes, 32 * lanes + 1, 33 * lanes - 1}
+             : std::vector<int64_t>{4 * lanes - 1, 4 * lanes, 4 * lanes + 1, 5 * lanes - 1, 40, 64, 127, 128, 129,
+                                    128 + 2 * lanes - 1, 257, 300};
   for (int64_t length : lengths)
     for (int64_t slices : {int64_t{1}, int64_t{3}})
       for (Mix mix : {Mix::Ties, Mix::Specials, Mix::Wide}) {
@@ -118,7 +123,8 @@ void interleaved_checks(int64_t w) {
     const auto payloads = nans<D>();
     size_t payload = 0;
     const std::vector<int64_t> nan_lengths =
-        w == 3 ? std::vector<int64_t>{lanes, 2 * lanes + 1, 4 * lanes + 1} : std::vector<int64_t>{128, 129};
+        w == 3 ? std::vector<int64_t>{lanes, 2 * lanes + 1, 4 * lanes + 1, 32 * lanes + 1}
+               : std::vector<int64_t>{4 * lanes + 1, 128, 129};
     for (int64_t length : nan_lengths)
       for (int64_t p = 0; p < length * w; ++p)
         for (int pair = 0; pair < 2; ++pair) {
@@ -128,8 +134,19 @@ void interleaved_checks(int64_t w) {
           if (pair) x[static_cast<size_t>(rng() % (length * w))] = payloads[payload++ % payloads.size()];
           check_runs<D>(x.data(), 1, length, w, rng, "NaN at " + std::to_string(p) + (pair ? " and another" : ""));
         }
+    // Many slices, a few with a NaN: the arg kinds' slices around one go the other paths, as many
+    // as a hint says (16, doubling while it stops at once), then straight again.
+    for (int64_t length : {32 * lanes + 1, 4 * lanes + 1}) {
+      const int64_t slices = 70;
+      std::vector<R> x(static_cast<size_t>(slices * length * w));
+      for (auto& e : x) e = random_value<D>(rng, Mix::Wide);
+      for (int64_t s : {0, 1, 2, 19, 20, 36, 69})
+        x[static_cast<size_t>((s * length + static_cast<int64_t>(rng() % static_cast<uint64_t>(length))) * w +
+                              static_cast<int64_t>(rng() % static_cast<uint64_t>(w)))] = payloads[payload++ % payloads.size()];
+      check_runs<D>(x.data(), slices, length, w, rng, "a NaN in slices 0, 1, 2, 19, 20, 36 and 69");
+    }
     const std::vector<int64_t> zero_lengths =
-        w == 3 ? std::vector<int64_t>{lanes, 3 * lanes + 2, 64} : std::vector<int64_t>{128, 3 * lanes + 130};
+        w == 3 ? std::vector<int64_t>{lanes, 3 * lanes + 2, 64, 32 * lanes + 2} : std::vector<int64_t>{4 * lanes, 128, 3 * lanes + 130};
     for (int64_t length : zero_lengths)
       for (int rep = 0; rep < 12; ++rep) {
         std::vector<R> zeros(static_cast<size_t>(length * w)), infinities(zeros.size());

@@ -1,0 +1,105 @@
+// ArgMax / ArgMin (first-index rule) over slices of [reduce, W], W a few columns ([N, 256, 3] over
+// axis 1: the best of 256 rows for each of x, y, z), for 4- and 8-byte values, each slice starting
+// its states. A slice is one contiguous run in which each column's elements sit at fixed lanes of
+// every period of W vectors (InterleavedMax's layout), so it is read once, straight: each vector
+// of the period keeps a running extreme and, beside it, the period where a lane last improved
+// (rows only grow, so that is a max of the period number and the compare's mask: two ops). The
+// period's W * lanes candidates then merge into the W columns as the narrow path's virtual
+// columns do (narrow_merge: period p's lane q * W + c is row p * lanes + q of column c), and the
+// rows after the last whole period go to the column entry, continuing those states. Where the
+// paths before paid per slice for a transposition into rows and the row kernels' setup
+// (SlicesAsRows), or a virtual-row column call and its merge (the narrow path), this is one pass.
+// A float slice that may hold a NaN (a running sum turned NaN; or +inf met -inf, a false alarm)
+// goes the other paths (registry.cc: column_slices), and so do the next few slices.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/lanes.h"
+#include "kernels/narrow_columns.h"
+#include "kernels/simd.h"
+#include "kernels/traits.h"
+
+namespace ox {
+
+// Vectors [k0, k0 + G) of `periods` periods of `period` elements at x: each lane's extreme
+// (values + k * lanes) and the first period holding it (vindex + k * lanes). False where a float
+// lane may have met a NaN. Out of line: one copy per value type, direction and G, whatever W.
+template <class Raw, Direction D, int G>
+struct InterleavedArgPass {
+  using V = simd::Vec<Raw>;
+  using I32 = simd::I32;
+  static constexpr int kLanes = simd::kBytes / sizeof(Raw);
+  static constexpr bool kFloat = std::is_floating_point<Raw>::value;
+
+  __attribute__((noinline)) static bool run(const Raw* x, int64_t periods, ptrdiff_t period, int k0, Raw* values,
+                                            int32_t* vindex) {
+    x += k0 * kLanes;
+    V e[G], sum{};
+    I32 r[G];
+    for (int k = 0; k < G; ++k) e[k] = simd::load(x + k * kLanes), r[k] = I32{};
+    if constexpr (kFloat) {
+      sum = e[0];
+      for (int k = 1; k < G; ++k) sum += e[k];
+    }
+    I32 number{};
+    const I32 one = simd::opaque(simd::splat(1));
+    const Raw* at = x;
+#pragma GCC unroll 1
+    for (int64_t p = 1; p < periods; ++p) {
+      at += period, number += one;
+      V part{};  // the period's sum: one add a period on the running sum's chain
+      for (int k = 0; k < G; ++k) {
+        const V v = simd::load(at + k * kLanes);
+        if constexpr (kFloat) part = k == 0 ? v : part + v;
+        const I32 m = simd::opaque(simd::bits<I32>(vbeats<D, false>(v, e[k])));
+        e[k] = vbetter<D>(e[k], simd::opaque(v));  // (opaque: a pmax, not a select on the compare)
+        r[k] = vmax(r[k], number & m);
+      }
+      if constexpr (kFloat) sum += part;
+    }
+    if constexpr (kFloat)
+      if (simd::any(sum != sum)) return false;
+    for (int k = 0; k < G; ++k) {
+      simd::store(values + (k0 + k) * kLanes, e[k]);
+      alignas(16) int32_t numbers[4];
+      simd::store(numbers, r[k]);
+      for (int q = 0; q < kLanes; ++q) vindex[(k0 + k) * kLanes + q] = numbers[q * (4 / kLanes)];  // (8-byte lanes: the low halves)
+    }
+    return true;
+  }
+};
+
+template <class Set>
+struct InterleavedArg {
+  using Raw = typename Set::Raw;
+  using Rule = typename Set::Rule;
+  static constexpr int kLanes = simd::kBytes / sizeof(Raw);
+  static constexpr Direction D = Rule::kDirection;
+  static constexpr bool kTakes =
+      Set::Columns::kTracksIndex && !Rule::kLast && sizeof(Raw) >= 4 && !std::is_same<Raw, int64_t>::value;
+  static constexpr int kMaxWidth = 5;
+  static bool applies(int64_t reduce, int64_t inner) {
+    return (inner == 5 || (inner == 3 && reduce >= 32 * kLanes)) && reduce >= 4 * kLanes && reduce <= (int64_t{1} << 30);
+  }
+
+  // Slices of [reduce, inner] (applies), each starting its states, up to the first that may hold a
+  // NaN: returns how many it took.
+  static int64_t run(const Raw* x, int64_t count, int64_t reduce, int64_t inner, Raw* best, int32_t* index) {
+    const ptrdiff_t period = inner * kLanes;
+    const int64_t periods = reduce / kLanes, done = periods * kLanes;
+    alignas(16) Raw values[kMaxWidth * kLanes];
+    int32_t vindex[kMaxWidth * kLanes];
+    for (int64_t s = 0; s < count; ++s, x += reduce * inner, best += inner, index += inner) {
+      bool exact = InterleavedArgPass<Raw, D, 3>::run(x, periods, period, 0, values, vindex);
+      if (inner > 3) exact = exact && InterleavedArgPass<Raw, D, 2>::run(x, periods, period, 3, values, vindex);
+      if (!exact) return s;
+      narrow_merge<Rule, true>(values, vindex, inner, kLanes, 0, best, index);
+      if (done < reduce) Set::columns(x + done * inner, reduce - done, inner, inner, done, best, index);
+    }
+    return count;
+  }
+};
+
+}  // namespace ox
