@@ -71,9 +71,9 @@ void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t
 // that read a slice straight, with no index to keep: rows of three of 4- and 8-byte values, and of
 // five from 128 rows (InterleavedMax), bytes and float16/bfloat16 of a few
 // columns as virtual rows (ByteSlicesMax, HalfSlicesMax); a slice these cannot vouch for (a NaN,
-// a zero maximum) goes through the column entry. The arg kinds' slices of rows of 3 and 5 of 4-byte
-// values and float64 read straight, each lane's period kept (InterleavedArg; a slice with a NaN
-// goes on below). Then columns narrower than a tile transposed into rows where that is
+// a zero maximum) goes through the column entry. The arg kinds' slices of rows of 3 to 8 of 4- and 8-byte
+// values read straight, each lane's period kept (InterleavedArg, for the widths it measured faster
+// at; a slice with a NaN goes on below). Then columns narrower than a tile transposed into rows where that is
 // faster (SlicesAsRows), side by side through the short-row scratch when small, else one column
 // call per slice (narrow_slices: the narrow path where it applies, then the kernels, out of line
 // in direct_columns, so this adds no copy of them).

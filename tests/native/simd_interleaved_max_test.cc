@@ -2,7 +2,7 @@
 // (kernels/interleaved_max.h: the rows read straight, each column at fixed lanes of a period of
 // three vectors, the arg kinds' rows then located by compares; float32/float64 slices of rows of
 // 5 from 128 rows, five vectors; kernels/interleaved_arg.h: the arg kinds' slices of rows of 3
-// and 5 read straight with each lane's period), through the kernel set's slice entry and its column entry,
+// to 8 read straight with each lane's period), through the kernel set's slice entry and its column entry,
 // against the trivial loop: run lengths around the period and
 // the unrolled step (a last period reaching back over rows already read), a NaN at every position
 // of a run, mixed signed zeros (whose first one decides the bits, so the path hands the run on),
@@ -47,8 +47,8 @@ void check_arg_runs(const RawOf<D>* x, int64_t slices, int64_t length, int64_t w
           REQUIRE(index[at] == want);
           CHECK(same_number<D>(best[at], column[static_cast<size_t>(want)]));
         }
-      RawOf<D> carried[5];
-      int32_t carried_index[5];
+      RawOf<D> carried[8];
+      int32_t carried_index[8];
       for (size_t p = 0; p + 1 < cuts.size(); ++p)
         if (cuts[p + 1] > cuts[p])
           k.columns(x + cuts[p] * w, cuts[p + 1] - cuts[p], w, w, cuts[p], carried, carried_index);
@@ -83,7 +83,7 @@ void check_runs(const RawOf<D>* x, int64_t slices, int64_t length, int64_t w, st
         const std::vector<RawOf<D>> column = column_of<D>(x + s * length * w, length, w, c);
         CHECK(same_bits(best[static_cast<size_t>(s * w + c)], trivial_max<D>(column.data(), length)));
       }
-    RawOf<D> carried[5];
+    RawOf<D> carried[8];
     k.fill_start(carried, w);
     for (size_t p = 0; p + 1 < cuts.size(); ++p)
       if (cuts[p + 1] > cuts[p]) k.columns(x + cuts[p] * w, cuts[p + 1] - cuts[p], w, w, cuts[p], carried, nullptr);
@@ -102,8 +102,8 @@ void interleaved_checks(int64_t w) {
   using R = RawOf<D>;
   constexpr int64_t lanes = 16 / static_cast<int64_t>(sizeof(R));  // rows of w in a period
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 40503 + static_cast<uint64_t>(w));
-  // (The arg kinds' slices of rows of 3 go straight from 32 periods, of rows of 5 from 4: around
-  // both, with every count of rows after the last whole period.)
+  // (The arg kinds' slices of rows of 3 and 7 go straight from 32 periods, the other widths from
+  // 4: around both, with every count of rows after the last whole period.)
   const std::vector<int64_t> lengths =
       w == 3 ? std::vector<int64_t>{lanes - 1, lanes, lanes + 1, 2 * lanes - 1, 2 * lanes, 2 * lanes + 1,
                                     3 * lanes + 2, 4 * lanes + 1, 7 * lanes + 3, 64, 257, 32 * lanes - 1,
@@ -166,8 +166,8 @@ void interleaved_checks(int64_t w) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("ReduceMax, ArgMax and ArgMin over rows of 3 (and 5) along an outer axis read them straight and match the trivial loop",
+TEMPLATE_TEST_CASE("ReduceMax, ArgMax and ArgMin over rows of 3 (and 4 to 8) along an outer axis read them straight and match the trivial loop",
                    "[simd][columns][interleaved]", OX_SIMD_TEST_DTYPES) {
   simdtest::use_format_of<TestType::dtype>();
-  for (int64_t w : {3, 5}) interleaved_checks<TestType::dtype>(w);
+  for (int64_t w : {3, 4, 5, 6, 7, 8}) interleaved_checks<TestType::dtype>(w);
 }
