@@ -116,7 +116,8 @@ struct InterleavedArg {
 
   // Slices of [reduce, inner] (applies), each starting its states, up to the first that may hold a
   // NaN: returns how many it took.
-  static int64_t run(const Raw* x, int64_t count, int64_t reduce, int64_t inner, Raw* best, int32_t* index) {
+  static int64_t run(const Raw* x, int64_t count, int64_t reduce, int64_t inner, Raw* best, int32_t* index,
+                     int64_t first = 0) {
     const ptrdiff_t period = inner * kLanes;
     const int64_t periods = reduce / kLanes, done = periods * kLanes;
     alignas(16) Raw values[kMaxWidth * kLanes];
@@ -131,8 +132,8 @@ struct InterleavedArg {
         k += two ? 2 : 3;
       }
       if (!exact) return s;
-      narrow_merge<Rule, true>(values, vindex, inner, kLanes, 0, best, index);
-      if (done < reduce) Set::columns(x + done * inner, reduce - done, inner, inner, done, best, index);
+      narrow_merge<Rule, true>(values, vindex, inner, kLanes, first, best, index);
+      if (done < reduce) Set::columns(x + done * inner, reduce - done, inner, inner, first + done, best, index);
     }
     return count;
   }
