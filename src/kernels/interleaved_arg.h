@@ -9,6 +9,8 @@
 // rows after the last whole period go to the column entry, continuing those states. Where the
 // paths before paid per slice for a transposition into rows and the row kernels' setup
 // (SlicesAsRows), or a virtual-row column call and its merge (the narrow path), this is one pass.
+// A long run of such rows ([131072, 7] over axis 0) goes the same way chunk by chunk through the
+// column entry, each chunk's candidates merged into the states the chunk before left.
 // A float slice that may hold a NaN (a running sum turned NaN; or +inf met -inf, a false alarm)
 // goes the other paths (registry.cc: column_slices), and so do the next few slices.
 #pragma once
@@ -99,8 +101,7 @@ struct InterleavedArg {
   using Rule = typename Set::Rule;
   static constexpr int kLanes = simd::kBytes / sizeof(Raw);
   static constexpr Direction D = Rule::kDirection;
-  static constexpr bool kTakes =
-      Set::Columns::kTracksIndex && !Rule::kLast && sizeof(Raw) >= 4;
+  static constexpr bool kTakes = Set::Columns::kTracksIndex && !Rule::kLast && sizeof(Raw) >= 4;
   // The widths it takes, by measurement (kernel in cache against the paths before, slices of 64,
   // 256 and 2048 rows): int64 3-8 (1.1-1.9x); the other types 3, 5, 6 (1.04-1.3x) and 7 but for
   // float64 (1.26-1.34x from 256 rows), rows of 3 and 7 from 32 periods (float32 and int32 rows of
@@ -114,8 +115,9 @@ struct InterleavedArg {
     return (inner != 3 && (inner != 7 || kInt64)) || reduce >= 32 * kLanes;
   }
 
-  // Slices of [reduce, inner] (applies), each starting its states, up to the first that may hold a
-  // NaN: returns how many it took.
+  // Slices of [reduce, inner] (applies), each starting its states, or (count 1, `first` > 0) a
+  // chunk of a run continuing them from row `first`; up to the first that may hold a NaN: returns
+  // how many it took.
   static int64_t run(const Raw* x, int64_t count, int64_t reduce, int64_t inner, Raw* best, int32_t* index,
                      int64_t first = 0) {
     const ptrdiff_t period = inner * kLanes;
