@@ -77,14 +77,14 @@ void columns_of(const void* x, int64_t n, int64_t width, int64_t stride, int64_t
 
 // Whole slices of a column problem, for either kernel set below. ReduceMax first tries the paths
 // that read a slice straight, with no index to keep: rows of three of 4- and 8-byte values, and of
-// five from 128 rows (InterleavedMax), bytes and float16/bfloat16 of a few
-// columns as virtual rows (ByteSlicesMax, HalfSlicesMax); a slice these cannot vouch for (a NaN,
-// a zero maximum) goes through the column entry. The arg kinds' slices of rows of 3 to 8 of 4- and 8-byte
-// values read straight, each lane's period kept (InterleavedArg, for the widths it measured faster
-// at; a slice with a NaN goes on below). Then columns narrower than a tile transposed into rows where that is
-// faster (SlicesAsRows), side by side through the short-row scratch when small, else one column
-// call per slice (narrow_slices: the narrow path where it applies, then the kernels, out of line
-// in direct_columns, so this adds no copy of them).
+// five from 128 rows (InterleavedMax), bytes and float16/bfloat16 of a few columns as virtual rows
+// (ByteSlicesMax, HalfSlicesMax); a slice these cannot vouch for (a NaN, a zero maximum) goes
+// through the column entry. The arg kinds' slices of rows of 3 to 8 of 4- and 8-byte values read
+// straight too, each lane's period kept (InterleavedArg, at the widths it measured faster at; a
+// slice with a NaN goes on below). Then columns narrower than a tile transposed into rows where
+// that is faster (SlicesAsRows), side by side through the short-row scratch when small, else one
+// column call per slice (narrow_slices: the narrow path where it applies, then the kernels, out of
+// line in direct_columns, so this adds no copy of them).
 template <class Set, class Rule>
 void other_slices(const typename Set::Raw* in, int64_t n, int64_t reduce, int64_t inner, typename Set::Raw* b,
                   int32_t* at);
@@ -115,8 +115,8 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
   if constexpr (InterleavedArg<Set>::kTakes) {
     if (InterleavedArg<Set>::applies(reduce, inner)) {
       // A slice it cannot vouch for (a NaN) goes the other paths with the 15 after it; twice as
-      // many each time it stops again at once, up to 1024 (data with NaN throughout then pays
-      // one wasted pass in that many slices: every slice's ran float32 [1366,256,3] 0.31x).
+      // many each time it stops again at once, up to 1024, so data with NaN throughout pays one
+      // wasted pass in that many slices (trying every slice ran float32 [1366,256,3] at 0.31x).
       int64_t aside = 8;
       for (int64_t s = 0; s < n;) {
         const int64_t done = InterleavedArg<Set>::run(in + s * reduce * inner, n - s, reduce, inner, b + s * inner,
