@@ -1,5 +1,6 @@
 #include "kernels/registry.h"
 
+#include <algorithm>
 #include <type_traits>
 
 #include "kernels/arg_columns_simd.h"
@@ -22,6 +23,13 @@
 
 namespace ox {
 namespace {
+
+// How many rows (slices) go the other paths after a fast path stopped at one it could not vouch
+// for: `base` when it took some first, else twice as many as the last time, at most `cap`. (So
+// data it never takes costs one wasted try per `cap` rows, and a rare stop only `base`.)
+inline int64_t aside_after(int64_t done, int64_t last, int64_t base, int64_t cap) {
+  return done > 0 ? base : std::min(2 * last, cap);
+}
 
 // Below this length the portable loop wins for a row (rows too short for it and too few for the
 // short-row path).
@@ -123,7 +131,7 @@ void column_slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void
                                                       at + s * inner);
         s += done;
         if (s == n) return;
-        aside = done > 0 ? 16 : std::min<int64_t>(2 * aside, 1024);
+        aside = aside_after(done, aside, 16, 1024);
         const int64_t k = std::min(aside, n - s);
         other_slices<Set, Rule>(in + s * reduce * inner, k, reduce, inner, b + s * inner, at + s * inner);
         s += k;
@@ -235,7 +243,7 @@ struct MaxKernels {
       // 4x slower than these paths alone; 256 rows, a few KiB, make the group it stopped at a
       // small share.)
       const bool stopped = Halving::kChecked && Halving::applies(length) && n >= Halving::kN;
-      aside_rows = done > 0 ? 256 : std::min<int64_t>(2 * aside_rows, 4096);
+      aside_rows = aside_after(done, aside_rows, 256, 4096);
       const int64_t aside = stopped ? std::min<int64_t>(n, aside_rows) : n;
       other_rows(in, aside, length, a);
       if (aside == n) return;
@@ -267,7 +275,7 @@ struct MaxKernels {
         if (Grouped::applies(length)) {
           const int64_t done = Grouped::run(in + k * length, n - k, length, a + k);
           k += done;
-          stretch = done > 0 ? Grouped::kN : std::min<int64_t>(2 * stretch, 512);
+          stretch = aside_after(done, stretch, Grouped::kN, 512);
           one_by_one = n - k > stretch ? k + stretch : n;
         }
       }
