@@ -4,9 +4,9 @@
 // every period of W vectors (InterleavedMax's layout), so it is read once, straight: each vector
 // of the period keeps a running extreme and, beside it, the period where a lane last improved
 // (rows only grow, so that is a max of the period number and the compare's mask: two ops). The
-// period's W * lanes candidates then merge into the W columns as the narrow path's virtual
-// columns do (narrow_merge: period p's lane q * W + c is row p * lanes + q of column c), and the
-// rows after the last whole period go to the column entry, continuing those states. Where the
+// period's W * lanes candidates then fold into the W columns' states (InterleavedArgFold: period
+// p's lane q * W + c is row p * lanes + q of column c), and the rows after the last whole period
+// go to the column entry, continuing those states. Where the
 // paths before paid per slice for a transposition into rows and the row kernels' setup
 // (SlicesAsRows), or a virtual-row column call and its merge (the narrow path), this is one pass.
 // A long run of such rows ([131072, 7] over axis 0) goes the same way chunk by chunk through the
@@ -19,7 +19,6 @@
 #include <type_traits>
 
 #include "kernels/lanes.h"
-#include "kernels/narrow_columns.h"
 #include "kernels/simd.h"
 #include "kernels/traits.h"
 
@@ -40,8 +39,9 @@ struct InterleavedArgPass {
   // hosts here: a chain of 6 cycles a period (a float's pmax: 2).
   static constexpr bool kPairs = std::is_same<Raw, int64_t>::value;
 
+  using N = typename simd::SignedOf<sizeof(Raw)>::type;
   __attribute__((noinline)) static bool run(const Raw* x, int64_t periods, ptrdiff_t period, int k0, Raw* values,
-                                            int32_t* vindex) {
+                                            N* numbers) {
     x += k0 * kLanes;
     V e[G], sum{};
     I32 r[G];
@@ -89,11 +89,54 @@ struct InterleavedArgPass {
       if (simd::any(sum != sum)) return false;
     for (int k = 0; k < G; ++k) {
       simd::store(values + (k0 + k) * kLanes, e[k]);
-      alignas(16) int32_t numbers[4];
-      simd::store(numbers, r[k]);
-      for (int q = 0; q < kLanes; ++q) vindex[(k0 + k) * kLanes + q] = numbers[q * (4 / kLanes)];  // (8-byte lanes: the low halves)
+      simd::store(numbers + (k0 + k) * kLanes, simd::bits<simd::Vec<N>>(r[k]));  // (8-byte lanes: n in both halves)
     }
     return true;
+  }
+};
+
+// The period's candidates (values, and numbers: the first period holding each, in lanes as wide)
+// folded into the w columns' states, in vectors. Column c's candidates sit at c, c + w, ..., one
+// in each row q of the period's kLanes rows, so the loads at c0 + q w hold row q of the columns
+// c0 .. c0 + kLanes - 1 (the last block reaching back over columns already folded; with fewer
+// columns than lanes, the lanes past them fold lanes past the period, and are not merged): q ascending,
+// a candidate takes a lane when it is better, or equal (-0 == +0) from an earlier period (from
+// the same period it is a later row). Then each column's best replaces its state where better
+// (the state's row comes first); a fresh state (first == 0) takes it. No NaN among the
+// candidates (the pass sends such slices away). It replaced the narrow path's scalar merge
+// (narrow_merge), 17% of float32 [1366, 256, 3]'s time: kernel in cache 1.22x, end to end 1.15x.
+// One copy per value type and direction (a run-time direction gzipped larger).
+template <class Raw, Direction D>
+struct InterleavedArgFold {
+  using V = simd::Vec<Raw>;
+  using N = typename simd::SignedOf<sizeof(Raw)>::type;
+  using NV = simd::Vec<N>;
+  static constexpr int kLanes = simd::kBytes / sizeof(Raw);
+  static constexpr int kMaxWidth = 8;
+
+  __attribute__((noinline)) static void run(const Raw* values, const N* numbers, int64_t w, int64_t first, Raw* best,
+                                            int32_t* index) {
+    alignas(16) Raw value[kMaxWidth + kLanes];
+    alignas(16) N row[kMaxWidth + kLanes];
+    for (int64_t c0 = 0; c0 < w; c0 += kLanes) {
+      const int64_t at = c0 + kLanes <= w || w < kLanes ? c0 : w - kLanes;
+      V v = simd::load(values + at);
+      NV n = simd::load(numbers + at), q{};
+      for (int j = 1; j < kLanes; ++j) {
+        const V cv = simd::load(values + at + j * w);
+        const NV cn = simd::load(numbers + at + j * w);
+        const NV take = simd::bits<NV>(vbeats<D, false>(cv, v)) | (simd::bits<NV>(cv == v) & (cn < n));
+        v = simd::select(take, cv, v), n = simd::select(take, cn, n), q = simd::select(take, simd::splat(N(j)), q);
+      }
+      simd::store(value + at, v);
+      simd::store(row + at, n * N(kLanes) + q);  // (8-byte lanes: the low half holds the row)
+    }
+    const bool fresh = first == 0;
+    for (int64_t c = 0; c < w; ++c) {
+      const Raw m = value[c];
+      if (!fresh && !(D == Direction::Max ? m > best[c] : m < best[c])) continue;  // (a NaN state stays)
+      best[c] = m, index[c] = static_cast<int32_t>(first + static_cast<int32_t>(row[c]));
+    }
   }
 };
 
@@ -124,19 +167,21 @@ struct InterleavedArg {
                      int64_t first = 0) {
     const ptrdiff_t period = inner * kLanes;
     const int64_t periods = reduce / kLanes, done = periods * kLanes;
-    alignas(16) Raw values[kMaxWidth * kLanes];
-    int32_t vindex[kMaxWidth * kLanes];
+    using N = typename simd::SignedOf<sizeof(Raw)>::type;
+    // (initialized: with fewer columns than lanes the fold reads a few lanes past the period)
+    alignas(16) Raw values[kMaxWidth * kLanes] = {};
+    alignas(16) N numbers[kMaxWidth * kLanes] = {};
     for (int64_t s = 0; s < count; ++s, x += reduce * inner, best += inner, index += inner) {
       // Passes of three vectors of the period, two where two or four are left.
       bool exact = true;
       for (int k = 0; exact && k < inner;) {
         const bool two = inner - k == 2 || inner - k == 4;
-        exact = two ? InterleavedArgPass<Raw, D, 2>::run(x, periods, period, k, values, vindex)
-                    : InterleavedArgPass<Raw, D, 3>::run(x, periods, period, k, values, vindex);
+        exact = two ? InterleavedArgPass<Raw, D, 2>::run(x, periods, period, k, values, numbers)
+                    : InterleavedArgPass<Raw, D, 3>::run(x, periods, period, k, values, numbers);
         k += two ? 2 : 3;
       }
       if (!exact) return s;
-      narrow_merge<Rule, true>(values, vindex, inner, kLanes, first, best, index);
+      InterleavedArgFold<Raw, D>::run(values, numbers, inner, first, best, index);
       if (done < reduce) Set::columns(x + done * inner, reduce - done, inner, inner, first + done, best, index);
     }
     return count;
