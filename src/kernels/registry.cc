@@ -15,6 +15,7 @@
 #include "kernels/lanes.h"
 #include "kernels/max_portable.h"
 #include "kernels/narrow_columns.h"
+#include "kernels/paired_rows_max.h"
 #include "kernels/row_group_max.h"
 #include "kernels/row_halving.h"
 #include "kernels/short_rows.h"
@@ -252,6 +253,13 @@ struct MaxKernels {
   }
   // Rows RowHalving does not take.
   static void other_rows(const Raw* in, int64_t n, int64_t length, Raw* a) {
+    if constexpr (std::is_same<Raw, int64_t>::value) {  // int64 rows of 4-8, two a step (paired_rows_max.h)
+      if (paired_rows_take(length)) {
+        const int64_t done = paired_rows_max(in, n, length, a);
+        in += done * length, a += done, n -= done;
+        if (n == 0) return;
+      }
+    }
     using Grouped = RowGroupMax<MaxKernels>;  // float16/bfloat16 from rows of 33, int64/float64 of 9, bytes of 49: before the short rows
     if (Short::applies(n, length) && !(Grouped::kBeforeShortRows && Grouped::applies(length)))
       return Short::run(in, n, length, 1, 0, a, nullptr);
