@@ -224,7 +224,10 @@ struct MaxKernels {
   using LongRows = RowScan<typename LongRowLanes<L>::type, Rule, false>;  // rows past the groups
   using Columns = ColumnScan<L, Rule, false>;
   using Short = ShortRows<Columns>;
-  using Halving = RowHalving<Raw, typename std::conditional<L::kRawRows, Tr, void>::type>;  // float16/bfloat16: Tr
+  // Short rows read straight, before the other paths: 8-byte rows of 4-8 two at a time, the
+  // other types' rows folded by halving (float16/bfloat16: Tr).
+  using Halving = typename std::conditional<sizeof(Raw) == 8, PairedRowsMax<Raw>,
+                                            RowHalving<Raw, typename std::conditional<L::kRawRows, Tr, void>::type>>::type;
   static void rows(const void* x, int64_t n, int64_t length, int64_t, void* acc, int32_t*) {
     const Raw* in = static_cast<const Raw*>(x);
     Raw* a = static_cast<Raw*>(acc);
@@ -253,13 +256,6 @@ struct MaxKernels {
   }
   // Rows RowHalving does not take.
   static void other_rows(const Raw* in, int64_t n, int64_t length, Raw* a) {
-    if constexpr (std::is_same<Raw, int64_t>::value) {  // int64 rows of 4-8, two a step (paired_rows_max.h)
-      if (paired_rows_take(length)) {
-        const int64_t done = paired_rows_max(in, n, length, a);
-        in += done * length, a += done, n -= done;
-        if (n == 0) return;
-      }
-    }
     using Grouped = RowGroupMax<MaxKernels>;  // float16/bfloat16 from rows of 33, int64/float64 of 9, bytes of 49: before the short rows
     if (Short::applies(n, length) && !(Grouped::kBeforeShortRows && Grouped::applies(length)))
       return Short::run(in, n, length, 1, 0, a, nullptr);

@@ -1,11 +1,12 @@
 // ReduceMax over many short rows of 1- and 4-byte integers, float32, float16 and bfloat16 by
-// halving (kernels/row_halving.h), through the kernel set's row entry, against the trivial loop:
+// halving (kernels/row_halving.h), and of 8-byte values two rows at a time
+// (kernels/paired_rows_max.h), through the kernel set's row entry, against the trivial loop:
 // every length from 2 to past 3N bytes or 12N wider values and lengths around 24N, the longest
 // the 4-byte types take (N lanes; the lengths the path does not take check the paths they do
 // take), row counts around the group of N and past the rows whose whole-vector load would pass
 // the end, the type's extremes and ties, and a carried state above or below each row's maximum.
 // Floats also: groups it must hand to the other paths (a NaN in a row, +inf beside -inf for
-// float32, a zero maximum with a -0 in the group) amid groups it keeps, zero maxima in groups
+// float32 and float64, a zero maximum with a -0 in the group) amid groups it keeps, zero maxima in groups
 // without a -0 (kept), rows wholly negative, and states that are NaN of either sign or zeros.
 #include <catch2/catch.hpp>
 
@@ -118,7 +119,7 @@ void aside_checks() {
   using R = RawOf<D>;
   std::mt19937_64 rng(2027);
   const ox::KernelSet k = kernels(PlanKind::ReduceMax, D, false);
-  for (int64_t length : {5, 9, 13, 16, 24, 50, 64, 96})
+  for (int64_t length : {5, 7, 9, 13, 16, 24, 50, 64, 96})
     for (int64_t rows : {261, 300, 517, 700, 3000, 9000})
       for (int variant = rows > 1000 ? 3 : 0; variant < (rows > 1000 ? 4 : 3); ++variant) {
         INFO(name(D) << " " << rows << " rows of " << length << " variant " << variant);
@@ -141,13 +142,15 @@ void aside_checks() {
 }  // namespace
 
 TEMPLATE_TEST_CASE("ReduceMax over float rows by halving resumes after the rows it hands back", "[simd][rows][halving]",
-                   simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
+                   simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>,
+                   simdtest::Tag<ox::DType::Float64>) {
   aside_checks<TestType::dtype>();
 }
 
 TEMPLATE_TEST_CASE("ReduceMax over short integer and float rows by halving matches the trivial loop",
                    "[simd][rows][halving]", simdtest::Tag<ox::DType::Int8>, simdtest::Tag<ox::DType::Uint8>,
                    simdtest::Tag<ox::DType::Bool>, simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint32>,
-                   simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
+                   simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>,
+                   simdtest::Tag<ox::DType::Int64>, simdtest::Tag<ox::DType::Uint64>, simdtest::Tag<ox::DType::Float64>) {
   halving_checks<TestType::dtype>();
 }
