@@ -6,9 +6,9 @@
 // (rows only grow, so that is a max of the period number and the compare's mask: two ops). The
 // period's W * lanes candidates then fold into the W columns' states (InterleavedArgFold: period
 // p's lane q * W + c is row p * lanes + q of column c), and the rows after the last whole period
-// go to the column entry, continuing those states. Where the
-// paths before paid per slice for a transposition into rows and the row kernels' setup
-// (SlicesAsRows), or a virtual-row column call and its merge (the narrow path), this is one pass.
+// go to the column entry, continuing those states. Where the paths before paid per slice for a
+// transposition into rows and the row kernels' setup (SlicesAsRows), or a virtual-row column call
+// and its merge (the narrow path), this is one pass.
 // A long run of such rows ([131072, 7] over axis 0) goes the same way chunk by chunk through the
 // column entry, each chunk's candidates merged into the states the chunk before left.
 // A float slice that may hold a NaN (a running sum turned NaN; or +inf met -inf, a false alarm)
@@ -99,20 +99,21 @@ struct InterleavedArgPass {
 // folded into the w columns' states, in vectors. Column c's candidates sit at c, c + w, ..., one
 // in each row q of the period's kLanes rows, so the loads at c0 + q w hold row q of the columns
 // c0 .. c0 + kLanes - 1 (the last block reaching back over columns already folded; with fewer
-// columns than lanes, the lanes past them fold lanes past the period, and are not merged): q ascending,
-// a candidate takes a lane when it is better, or equal (-0 == +0) from an earlier period (from
-// the same period it is a later row). Then each column's best replaces its state where better
-// (the state's row comes first); a fresh state (first == 0) takes it. No NaN among the
-// candidates (the pass sends such slices away). It replaced the narrow path's scalar merge
+// columns than lanes, the lanes past them fold lanes past the period, and are not merged): q
+// ascending, a candidate takes a lane when it is better, or equal (-0 == +0) from an earlier
+// period (from the same period it is a later row). Then each column's best replaces its state
+// where better (the state's row comes first); a fresh state (first == 0) takes it. No NaN among
+// the candidates (the pass sends such slices away). It replaced the narrow path's scalar merge
 // (narrow_merge), 17% of float32 [1366, 256, 3]'s time: kernel in cache 1.22x, end to end 1.15x.
 // One copy per value type and direction (a run-time direction gzipped larger).
+constexpr int kInterleavedArgMaxWidth = 8;  // the widest rows InterleavedArg takes (int64's 8)
 template <class Raw, Direction D>
 struct InterleavedArgFold {
   using V = simd::Vec<Raw>;
   using N = typename simd::SignedOf<sizeof(Raw)>::type;
   using NV = simd::Vec<N>;
   static constexpr int kLanes = simd::kBytes / sizeof(Raw);
-  static constexpr int kMaxWidth = 8;
+  static constexpr int kMaxWidth = kInterleavedArgMaxWidth;
 
   __attribute__((noinline)) static void run(const Raw* values, const N* numbers, int64_t w, int64_t first, Raw* best,
                                             int32_t* index) {
@@ -153,7 +154,7 @@ struct InterleavedArg {
   // 7 0.90-0.96x at 64 rows; rows of 3: SlicesAsRows, above). Not taken: 4 (0.82-1.06x; float64 to
   // 0.94x), 8 (0.61-0.97x), float64's 7 (0.90-1.12x).
   static constexpr bool kInt64 = std::is_same<Raw, int64_t>::value;
-  static constexpr int kMaxWidth = 8;
+  static constexpr int kMaxWidth = kInterleavedArgMaxWidth;
   static bool applies(int64_t reduce, int64_t inner) {
     if (inner < 3 || inner > (kInt64 ? 8 : 7) || reduce < 4 * kLanes || reduce > (int64_t{1} << 30)) return false;
     if (!kInt64 && (inner == 4 || (inner == 7 && sizeof(Raw) == 8))) return false;
