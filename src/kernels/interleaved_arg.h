@@ -120,7 +120,7 @@ struct InterleavedArgFold {
     alignas(16) Raw value[kMaxWidth + kLanes];
     alignas(16) N row[kMaxWidth + kLanes];
     for (int64_t c0 = 0; c0 < w; c0 += kLanes) {
-      const int64_t at = c0 + kLanes <= w || w < kLanes ? c0 : w - kLanes;
+      const ptrdiff_t at = column_block_start(static_cast<ptrdiff_t>(c0), static_cast<ptrdiff_t>(w), kLanes);
       V v = simd::load(values + at);
       NV n = simd::load(numbers + at), q{};
       for (int j = 1; j < kLanes; ++j) {

@@ -203,7 +203,7 @@ struct InterleavedMax {
   static bool fold_columns(Raw* lanes, Raw* best) {
     using V = typename L::V;
     static constexpr int kBlocks = (W + kLanes - 1) / kLanes;
-    const auto at = [](int k) -> ptrdiff_t { return W > kLanes ? (k + 1 < kBlocks ? k * kLanes : W - kLanes) : 0; };
+    const auto at = [](int k) { return column_block_start(k * kLanes, W, kLanes); };
     if constexpr (W < kLanes)
       for (ptrdiff_t k = kPeriod; k < kPeriod + kLanes - W; ++k) lanes[k] = lanes[0];
     V m[kBlocks];

@@ -26,6 +26,13 @@ inline V vbetter(V a, V b) { return D == Direction::Max ? vmax(a, b) : vmin(a, b
 template <Direction D, bool OrEqual, class V>
 inline auto vbeats(V a, V b) { return D == Direction::Max ? (OrEqual ? a >= b : a > b) : (OrEqual ? a <= b : a < b); }
 
+// Where a block of `lanes` columns starting at c0 begins among w columns: the last block reaches
+// back to end at column w (columns folded twice fold alike), and with fewer columns than lanes it
+// starts at 0, its lanes past w unused (the interleaved paths' vector folds).
+constexpr ptrdiff_t column_block_start(ptrdiff_t c0, ptrdiff_t w, ptrdiff_t lanes) {
+  return c0 + lanes <= w || w < lanes ? c0 : w - lanes;
+}
+
 // Pieces of the column update ways (see arg_columns_simd.h) that several lane families share.
 // The guard of a way exact for every lane: nothing to watch.
 struct NoGuard {
