@@ -25,7 +25,8 @@
 namespace ox {
 
 // Vectors [k0, k0 + G) of `periods` periods of `period` elements at x: each lane's extreme
-// (values + k * lanes) and the first period holding it (vindex + k * lanes). False where a float
+// (values + k * lanes) and the first period holding it (numbers + k * lanes, in lanes as wide as
+// the values, for InterleavedArgFold). False where a float
 // lane may have met a NaN: FloatLanes' detector, a running sum, kept once for the pass rather
 // than beside each extreme as its Summary does (G more registers; V8 spilled five vectors' worth).
 // Out of line: one copy per value type, direction and G, whatever W.

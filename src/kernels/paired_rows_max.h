@@ -41,7 +41,8 @@ struct PairedRowsMax {
     const bool odd = length % 2 == 1;
     int64_t r = 0;
     for (; r + 2 <= n; r += 2, x += 2 * w) {
-      V a = simd::load(x), b = simd::load(x + 2 * (w - half)), sum = a + b;
+      V a = simd::load(x), b = simd::load(x + 2 * (w - half)), sum{};  // (sum: float64's NaN detector)
+      if constexpr (kChecked) sum = a + b;
       for (int k = 1; k < half; ++k) {
         const V c = simd::load(x + 2 * k), d = simd::load(x + 2 * (w - half + k));
         a = vmax(a, c), b = vmax(b, d);
