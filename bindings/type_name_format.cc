@@ -1,5 +1,5 @@
 // embind built without RTTI (CMakeLists.txt: -fno-rtti drops libc++abi's dynamic_cast machinery,
-// which the type_info vtables of the types embind registers kept: 1.6 KB of the gzipped module)
+// which the type_info vtables of the types embind registers kept: 1.4 KB of the gzipped module)
 // names a type by its address, `siprintf(buffer, "%p", type)` in its library, which links the
 // whole of musl's printf. The link wraps siprintf (--wrap=siprintf) to this formatter of that one
 // conversion: nothing else in the module formats with printf. Any other format fails (-1, "").
