@@ -51,19 +51,19 @@ struct PairedRowsMax {
   // Rows of W: a pair is W vectors.
   template <int W>
   static int64_t pairs(const Raw* x, int64_t n, Raw* acc) {
-    constexpr int w = W, half = W / 2;  // whole vectors of each row
+    constexpr int kHalf = W / 2;  // whole vectors of each row
     int64_t r = 0;
-    for (; r + 2 <= n; r += 2, x += 2 * w) {
-      V a = simd::load(x), b = simd::load(x + 2 * (w - half)), sum{};  // (sum: float64's NaN detector)
+    for (; r + 2 <= n; r += 2, x += 2 * W) {
+      V a = simd::load(x), b = simd::load(x + 2 * (W - kHalf)), sum{};  // (sum: float64's NaN detector)
       if constexpr (kChecked) sum = a + b;
-      for (int k = 1; k < half; ++k) {
-        const V c = simd::load(x + 2 * k), d = simd::load(x + 2 * (w - half + k));
+      for (int k = 1; k < kHalf; ++k) {
+        const V c = simd::load(x + 2 * k), d = simd::load(x + 2 * (W - kHalf + k));
         a = vmax(a, c), b = vmax(b, d);
         if constexpr (kChecked) sum += c + d;
       }
       V m = vmax(V(__builtin_shufflevector(a, b, 0, 2)), V(__builtin_shufflevector(a, b, 1, 3)));
-      if constexpr (w % 2 == 1) {
-        const V c = simd::load(x + 2 * half);
+      if constexpr (W % 2 == 1) {
+        const V c = simd::load(x + 2 * kHalf);
         m = vmax(m, c);
         if constexpr (kChecked) sum += c;
       }
