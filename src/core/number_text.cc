@@ -94,8 +94,12 @@ std::string number_text(double v) {
     const bool up_nearer = next > 5 || (next == 5 && (rest || mid.d[p] % 2 == 1));
     Decimal nearer = mid, other = mid;
     nearer.cut(p, up_nearer), other.cut(p, !up_nearer);
-    if (fits(nearer) || fits(other)) {
-      candidate = fits(nearer) ? nearer : other;
+    if (fits(nearer)) {
+      candidate = nearer;
+      break;
+    }
+    if (fits(other)) {
+      candidate = other;
       break;
     }
   }

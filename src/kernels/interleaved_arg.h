@@ -136,7 +136,7 @@ struct InterleavedArgFold {
     const bool fresh = first == 0;
     for (int64_t c = 0; c < w; ++c) {
       const Raw m = value[c];
-      if (!fresh && !(D == Direction::Max ? m > best[c] : m < best[c])) continue;  // (a NaN state stays)
+      if (!fresh && !vbeats<D, false>(m, best[c])) continue;  // (a NaN state stays)
       best[c] = m, index[c] = static_cast<int32_t>(first + static_cast<int32_t>(row[c]));
     }
   }
