@@ -5,7 +5,8 @@
 // plans gathered (feedGathered). An input that fits in the staging buffer (or already is in wasm
 // memory) makes the whole call a single crossing into wasm (bindings' run(), where a request
 // repeating an earlier one reuses its plan); no view or string is made per call. Hardmax's
-// one-hot output is built here from the winning indices.
+// one-hot output is built here from the winning indices (the core writes staged ones whose winners
+// are dense: bindings' stages_one_hot).
 import { DTYPE_BY_CODE, dataClass, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
 import { Tensor, expectedClassText, readTensorLike } from './tensor.js';
@@ -450,8 +451,9 @@ function stagedOutput(s, header, input, r, given) {
 }
 
 // Hardmax's one-hot output built in JS: a zeroed array and a 1 at each winner (the int32 indices
-// the kernel left in wasm memory). Measured faster at every size than writing the one-hot in
-// C++ and copying it out (16 MiB: 34 vs 117 ms; 64x1000: 222 vs 696 us; [1,10]: 1.78 vs 1.90 us).
+// the kernel left in wasm memory). Faster than writing the one-hot in C++ and copying it out
+// wherever the winners are sparse (16 MiB: 34 vs 117 ms; 64x1000: 222 vs 696 us, on an early
+// host); staged outputs with a winner per 64 bytes or fewer come written from the core instead.
 function hardmaxOutput(s, header, given, OutClass, r, winners) {
   const out = outputArray(s, header, given, OutClass, r);
   const words = heap(s).HEAPF64;
