@@ -155,8 +155,10 @@ void finish() {
 // JS. Dense winners pay here, a row of at most 64 bytes (end to end, bench/ab.mjs against the
 // JS one-hot, three processes: float32 [4,1024] over axis 0 1.16-1.31x, [64,8,64] over axis 1
 // 1.23-1.26x, [512,7] 1.00-1.25x, [256,16] 0.93-1.08x, float16 [512,7] 1.09-1.19x, float64
-// [4,1024] over axis 0 1.11-1.13x, [512,7] level); wider rows lost (a vector one-hot writer:
-// float32 rows of 64 0.94x, [16,64,64] over axis 1 0.70x). +0.45 KB gzipped.
+// [4,1024] over axis 0 1.11-1.13x, [512,7] level; float32 [2,8192] over axis 0 1.62-1.70x,
+// bfloat16 [4,2048] 1.41-1.47x; at the bound level: float16 rows of 32, float64 rows of 8);
+// wider rows lost (a vector one-hot writer: float32 rows of 64 0.94x, [16,64,64] over axis 1
+// 0.70x). +0.45 KB gzipped.
 bool stages_one_hot(const ox::Plan& plan) { return plan.reduce * ox::dtype_size(plan.output_dtype) <= 64; }
 
 // The whole call in one crossing when the input is already in wasm memory (resident, or small
