@@ -20,8 +20,9 @@
 namespace {
 
 // Response layout written by prepare(): identity flag, output dtype, output count, rank, dims;
-// then, at kHardmaxWords, the step (outer, reduce, inner) and, for Hardmax plans only (else 0),
-// the address of the int32 winners (one per outer x inner) its one-hot output is built from;
+// then, at kHardmaxWords, the step (outer, reduce, inner) and, for Hardmax plans whose one-hot
+// the caller builds (else 0: see writes_one_hot), the address of the int32 winners (one per
+// outer x inner) it is built from;
 // then, at kTileWidthWord, the column tile width for the caller's staging buffer (0: stream the
 // input in row-major order; see ox::column_tile_width); at kWindowWord, 1 when the state is
 // windowed (ox::Execution): the caller reads the outputs that are final after each feed, before
@@ -62,6 +63,27 @@ void report_gather() {
   g_response_words[kGatherWord + 5] = static_cast<double>(w.stride);
 }
 
+// Whether a Hardmax plan's one-hot is written here (zeroed, then a 1 per winner, and read out as
+// other outputs are) rather than left to the caller, who builds it in JS from the winners in a
+// zeroed new array: here each output byte is written twice (zeroed, then copied out), there each
+// winner costs 1.3-2.3 ns of JS. Dense winners pay here: a row of at most 64 bytes. End to end
+// (bench/ab.mjs against the JS one-hot, three processes), staged: float32 [4,1024] over axis 0
+// 1.16-1.31x, [64,8,64] over axis 1 1.23-1.26x, [512,7] 1.00-1.25x, [256,16] 0.93-1.08x, float16
+// [512,7] 1.09-1.19x, float64 [4,1024] over axis 0 1.11-1.13x, [512,7] level, float32 [2,8192]
+// over axis 0 1.62-1.70x, bfloat16 [4,2048] 1.41-1.47x, float16 rows of 32 and float64 rows of 8
+// (the bound) level; read out in parts: float32 [131072,7] 1.08-1.20x, float16 1.27-1.31x,
+// [1366,3,256] over axis 1 1.43-1.50x, [16,4,16384] 1.40-1.43x, float32 [65536,16] and float64
+// [65536,8] 1.06x. Wider rows lost (a vector one-hot writer: float32 rows of 64 0.94x,
+// [16,64,64] over axis 1 0.70x). Not for a windowed state, whose final states are not output
+// ranges, nor where an outer slice outgrows the staging buffer: each part read would visit all
+// its rows' states once per reduced row (float32 [4,262144] over axis 0 ran 0.28x). +0.4 KB gzipped.
+bool writes_one_hot(const ox::Plan& plan, const ox::Execution& execution, double staging_bytes) {
+  const double row = static_cast<double>(plan.reduce * ox::dtype_size(plan.output_dtype));
+  return plan.kind == ox::PlanKind::Hardmax && row <= 64 && row * static_cast<double>(plan.inner) <= staging_bytes &&
+         !execution.windowed();
+}
+bool g_writes_one_hot = false;  // prepare()'s writes_one_hot
+
 int prepare(int word_count, double staging_bytes) {
   g_ready = false;
   if (word_count < 0 || word_count > ox::kMaxWireWords) return fail("onnx-extrema: request too large");
@@ -82,8 +104,10 @@ int prepare(int word_count, double staging_bytes) {
   g_response_words[kHardmaxWords] = static_cast<double>(plan.outer);
   g_response_words[kHardmaxWords + 1] = static_cast<double>(plan.reduce);
   g_response_words[kHardmaxWords + 2] = static_cast<double>(plan.inner);
-  g_response_words[kHardmaxWords + 3] =
-      plan.kind == ox::PlanKind::Hardmax ? static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.winners())) : 0;
+  g_writes_one_hot = writes_one_hot(plan, g_execution, staging_bytes);
+  g_response_words[kHardmaxWords + 3] = plan.kind == ox::PlanKind::Hardmax && !g_writes_one_hot
+                                            ? static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.winners()))
+                                            : 0;
   g_response_words[kTileWidthWord] = static_cast<double>(ox::column_tile_width(plan, static_cast<int64_t>(staging_bytes)));
   g_response_words[kWindowWord] = g_execution.windowed() ? 1 : 0;
   g_response_words[kWindowWord + 1] = g_response_words[kWindowWord + 2] = 0;
@@ -132,14 +156,14 @@ int feed_gathered(uintptr_t data) {
   return 0;
 }
 
-// (Hardmax's one-hot is built by the caller from the winners: see Execution::write_indices_or_maxima.)
+// (The caller builds a sparse Hardmax's one-hot itself from the winners: see writes_one_hot.)
 int write_output(uintptr_t destination, double begin, double count) {
+  const ox::Plan& plan = g_execution.plan();
   if (!g_ready || !(begin >= 0 && count >= 0 && begin + count <= 9e15) ||
-      g_execution.plan().kind == ox::PlanKind::Hardmax ||
+      (plan.kind == ox::PlanKind::Hardmax && !g_writes_one_hot) ||
       !g_execution.can_write(static_cast<int64_t>(begin), static_cast<int64_t>(count)))
     return fail("onnx-extrema: output read out of order (internal error)");
-  g_execution.write_indices_or_maxima(reinterpret_cast<void*>(destination), static_cast<int64_t>(begin),
-                                      static_cast<int64_t>(count));
+  g_execution.write_output(reinterpret_cast<void*>(destination), static_cast<int64_t>(begin), static_cast<int64_t>(count));
   return 0;
 }
 
@@ -149,38 +173,22 @@ void finish() {
   g_execution.trim(4 << 20);
 }
 
-// Whether run() writes a staged Hardmax's one-hot here (zeroed, then a 1 per winner) rather than
-// leave it to the caller, who builds it in JS from the winners in a zeroed new array: here each
-// output byte is written twice (zeroed, then copied out), there each winner costs 1.3-2.3 ns of
-// JS. Dense winners pay here, a row of at most 64 bytes (end to end, bench/ab.mjs against the
-// JS one-hot, three processes: float32 [4,1024] over axis 0 1.16-1.31x, [64,8,64] over axis 1
-// 1.23-1.26x, [512,7] 1.00-1.25x, [256,16] 0.93-1.08x, float16 [512,7] 1.09-1.19x, float64
-// [4,1024] over axis 0 1.11-1.13x, [512,7] level; float32 [2,8192] over axis 0 1.62-1.70x,
-// bfloat16 [4,2048] 1.41-1.47x; at the bound level: float16 rows of 32, float64 rows of 8);
-// wider rows lost (a vector one-hot writer: float32 rows of 64 0.94x, [16,64,64] over axis 1
-// 0.70x). +0.45 KB gzipped.
-bool stages_one_hot(const ox::Plan& plan) { return plan.reduce * ox::dtype_size(plan.output_dtype) <= 64; }
-
 // The whole call in one crossing when the input is already in wasm memory (resident, or small
 // and copied into the staging buffer): prepare, feed `input_count` elements from `input`, and
 // write the output to `output` if it fits in `capacity` bytes. Returns 0 done (finished),
 // 1 error (lastError), 2 prepared only (identity plan, or `input` 0: the caller streams),
 // 3 prepared and fed, output left to the caller: larger than `capacity` (read in parts), or a
-// sparse Hardmax (below).
+// Hardmax one-hot the caller builds (writes_one_hot).
 // A windowed plan is only prepared: the caller feeds it in parts and reads outputs in between.
 int run(int word_count, uintptr_t input, double input_count, uintptr_t output, double capacity) {
   if (prepare(word_count, capacity) != 0) return 1;
   const ox::Plan& plan = g_execution.plan();
   if (plan.kind == ox::PlanKind::Identity || input == 0 || g_execution.windowed()) return 2;
   if (feed(input, input_count) != 0) return 1;
+  if (plan.kind == ox::PlanKind::Hardmax && !g_writes_one_hot) return 3;
   const double count = static_cast<double>(plan.output_count);
   if (count * ox::dtype_size(plan.output_dtype) > capacity) return 3;
-  if (plan.kind == ox::PlanKind::Hardmax) {
-    if (!stages_one_hot(plan)) return 3;
-    g_execution.write_output(reinterpret_cast<void*>(output), 0, plan.output_count);
-  } else if (write_output(output, 0, count) != 0) {
-    return 1;
-  }
+  if (write_output(output, 0, count) != 0) return 1;
   finish();
   return 0;
 }

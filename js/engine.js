@@ -5,8 +5,8 @@
 // plans gathered (feedGathered). An input that fits in the staging buffer (or already is in wasm
 // memory) makes the whole call a single crossing into wasm (bindings' run(), where a request
 // repeating an earlier one reuses its plan); no view or string is made per call. Hardmax's
-// one-hot output is built here from the winning indices (the core writes staged ones whose winners
-// are dense: bindings' stages_one_hot).
+// one-hot output is built here from the winning indices, unless its winners are dense (then the
+// core writes it and it is read out as other outputs are: bindings' writes_one_hot).
 import { DTYPE_BY_CODE, dataClass, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
 import { Tensor, expectedClassText, readTensorLike } from './tensor.js';
@@ -453,7 +453,8 @@ function stagedOutput(s, header, input, r, given) {
 // Hardmax's one-hot output built in JS: a zeroed array and a 1 at each winner (the int32 indices
 // the kernel left in wasm memory). Faster than writing the one-hot in C++ and copying it out
 // wherever the winners are sparse (16 MiB: 34 vs 117 ms; 64x1000: 222 vs 696 us, on an early
-// host); staged outputs with a winner per 64 bytes or fewer come written from the core instead.
+// host); where they are dense (a winner per 64 bytes or fewer) the core writes the one-hot, and
+// the response gives no winners address, so this runs only for the sparse ones.
 function hardmaxOutput(s, header, given, OutClass, r, winners) {
   const out = outputArray(s, header, given, OutClass, r);
   const words = heap(s).HEAPF64;

@@ -111,11 +111,9 @@ class Execution {
   // soon as the states behind those outputs are final, until the next feed.
   bool can_write(int64_t begin, int64_t count) const;
   // Writes output elements [begin, begin + count) in the output dtype. Precondition: can_write.
+  // (The JS wrapper builds a Hardmax one-hot with sparse winners itself, from winners(): see
+  // bindings' writes_one_hot.)
   void write_output(void* destination, int64_t begin, int64_t count) const;
-  // The same for ArgMax/ArgMin (indices) and ReduceMax (maxima) only. (The JS wrapper builds most
-  // Hardmax one-hots itself from winners(): bindings' run() writes only staged ones with dense
-  // winners.) Precondition: can_write, not Hardmax.
-  void write_indices_or_maxima(void* destination, int64_t begin, int64_t count) const;
   // Frees state buffers larger than `bytes` so one huge call does not pin memory.
   void trim(size_t bytes);
 
@@ -143,6 +141,7 @@ class Execution {
   void reset_slots(int64_t first, int64_t end);
   bool states_start_fresh() const;
   void hardmax_states(int64_t begin, int64_t count, int64_t* first, int64_t* end) const;
+  void write_indices_or_maxima(void* destination, int64_t begin, int64_t count) const;
   void write_hardmax(char* destination, int64_t begin, int64_t count) const;
 
   Plan plan_;
