@@ -140,6 +140,8 @@ export function runChecks(ox) {
       ['output read in parts', [300000, 2], (x, o) => ox.reduceMax(x, { axes: [-1], keepdims: 0 }, o)],
       ['windowed rows', [2200000, 2], (x, o) => ox.reduceMax(x, { axes: [1], keepdims: 0 }, o)],
       ['windowed Hardmax', [800000, 2], (x, o) => ox.hardmax(x, { axis: -1 }, o)],
+      ['Hardmax written by the core, read in parts', [300000, 2], (x, o) => ox.hardmax(x, { axis: -1 }, o)],
+      ['Hardmax written by the core, staged', [4, 8192], (x, o) => ox.hardmax(x, { axis: 0 }, o)],
       ['gathered slices', [2, 2200000, 2], (x, o) => ox.reduceMax(x, { axes: [0, 2], keepdims: 0 }, o)],
       ['gathered columns', [2, 3, 2, 740000], (x, o) => ox.reduceMax(x, { axes: [0, 2], keepdims: 0 }, o)],
     ];
