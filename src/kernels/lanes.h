@@ -84,6 +84,21 @@ struct FloatLanes {
     // (or +inf meeting -inf) was summed; pmax keeps the first of equal values (the first zero).
     bool lanes_exact() const { return !maybe_nan(); }
     V lane_extreme() const { return ext; }
+    // float32 columns' raw pass (kRawSummary; a max only): ext and sum hold the bits' signed and
+    // unsigned maxima, P and H of SignMagnitudeSummary, two integer ops where pmax and the sum
+    // take two float ops. Exact where every lane's P is a positive number (its maximum's bits)
+    // and neither shows a NaN (P beyond +inf's bits, H beyond -inf's).
+    using Bits = simd::Vec<uint32_t>;
+    using SignedBits = simd::Vec<int32_t>;
+    void merge_raw(const Summary& o) {
+      ext = simd::bits<V>(vmax(simd::bits<SignedBits>(ext), simd::bits<SignedBits>(o.ext)));
+      sum = simd::bits<V>(vmax(simd::bits<Bits>(sum), simd::bits<Bits>(o.sum)));
+    }
+    bool raw_lanes_exact() const {
+      const SignedBits p = simd::bits<SignedBits>(ext);
+      return !simd::any((p <= SignedBits{}) | (p > simd::splat<int32_t>(0x7F800000)) |
+                        simd::bits<SignedBits>(simd::bits<Bits>(sum) > simd::splat<uint32_t>(0xFF800000u)));
+    }
   };
   static M nan_mask(V v) { return v != v; }
   static M equal_mask(V v, V m) { return v == m; }  // -0 == +0
@@ -149,6 +164,8 @@ struct FloatLanes {
   template <Direction D>
   using RawWay = void;
   static constexpr bool kRawRows = false;  // the Summary is keyless already
+  // Column ReduceMax tries the Summary's raw pass first (float32: merge_raw above).
+  static constexpr bool kRawSummary = std::is_same<T, float>::value;
 };
 
 // int8..uint32 with native max/min; int64 via compare + select; uint64 in a key domain with the
@@ -231,6 +248,7 @@ struct IntLanes {
   template <Direction D>
   using RawWay = void;
   static constexpr bool kRawRows = false;  // the Summary is keyless already
+  static constexpr bool kRawSummary = false;
 };
 
 // float16/bfloat16 lanes (bits as int16) holding a negative NaN: above -inf's bits (`neg_inf`),
@@ -453,6 +471,7 @@ struct HalfLanes {
   // without a NaN (one beyond the favoured end shows in the result, one of the other sign in a
   // running max of the other kind): else the tile goes on to the next way.
   static constexpr bool kRawWay = true;
+  static constexpr bool kRawSummary = true;
   template <Direction D>
   struct RawWay {
     using K = typename std::conditional<D == Direction::Max, S, V>::type;
