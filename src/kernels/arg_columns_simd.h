@@ -16,11 +16,6 @@
 
 namespace ox {
 
-// The raw tries' skip count (ColumnScan::Hint), carried from call to call and shared by every
-// column kernel: a speed hint only, so that many small slices of one kind (ReduceMax over axis 1
-// of [64,64,64], all negative: 0.90x before, 0.98x carried) do not each pay a failing raw try.
-inline int column_raw_skip = 0;
-
 template <class L, class Rule, bool Index>
 struct ColumnScan {
   using Raw = typename L::Raw;
@@ -547,8 +542,7 @@ struct ColumnScan {
   }
 
   // The raw way (and ReduceMax's raw pass) fails on columns whose result lies on the other side of
-  // zero; after a failure the next kRawRetry groups of the call skip it.
-  static constexpr int kRawRetry = 16;
+  // zero; after a failure the next kRawRetry groups skip it (lanes.h: column_raw_skip).
   struct Hint {
     int& skip_raw = column_raw_skip;
     // Runs `attempt` (a raw way or pass) unless a recent failure says skip it: whether it settled.
