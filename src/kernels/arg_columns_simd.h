@@ -542,20 +542,12 @@ struct ColumnScan {
   }
 
   // The raw way (and ReduceMax's raw pass) fails on columns whose result lies on the other side of
-  // zero; after a failure the next kRawRetry groups skip it (lanes.h: column_raw_skip).
+  // zero: tried through try_raw (lanes.h), which skips the next tries after a failure. (The Hint
+  // handed down the sweep is that call; its count is shared, but passing it kept the module 1.3 KB
+  // smaller than calling try_raw directly, which changed what clang inlines.)
   struct Hint {
-    int& skip_raw = column_raw_skip;
-    // Runs `attempt` (a raw way or pass) unless a recent failure says skip it: whether it settled.
     template <class F>
-    bool raw(F attempt) {
-      if (skip_raw > 0) {
-        --skip_raw;
-        return false;
-      }
-      if (attempt()) return true;
-      skip_raw = kRawRetry;
-      return false;
-    }
+    bool raw(F attempt) { return try_raw(attempt); }
   };
 
   template <int Tiles>

@@ -61,19 +61,13 @@ struct InterleavedExtremes {
 
   // float32 maxima over rows of 3 try the raw pass first (FloatLanes' merge_raw: the bits' int32
   // and uint32 maxima), exact where every lane's maximum is a positive number; a failure sends
-  // the next tries away (column_raw_skip, as ColumnScan's). End to end ReduceMax [1366,256,3]
+  // the next tries away (try_raw, as ColumnScan's). End to end ReduceMax [1366,256,3]
   // over axis 1 1.09-1.12x; all negative, zero maxima or NaNs 0.97-0.99x; +196 bytes gzipped.
   // Rows of 5 gained more ([820,256,5] 1.17x) but took 0.36 KB, past the size budget with both.
   static constexpr bool kRaw = L::kRawSummary && !L::kRawWay && D == Direction::Max && W == 3;
   __attribute__((noinline)) static bool run(const Raw* x, int64_t count, Raw* lanes) {
-    if constexpr (kRaw) {
-      if (column_raw_skip > 0) {
-        --column_raw_skip;
-      } else {
-        if (pass<RowPass::Raw>(x, count, lanes)) return true;
-        column_raw_skip = kRawRetry;
-      }
-    }
+    if constexpr (kRaw)
+      if (try_raw([&] { return pass<RowPass::Raw>(x, count, lanes); })) return true;
     return pass<RowPass::Full>(x, count, lanes);
   }
 

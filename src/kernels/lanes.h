@@ -168,12 +168,24 @@ struct FloatLanes {
   static constexpr bool kRawSummary = std::is_same<T, float>::value;
 };
 
-// The raw tries' skip count (ColumnScan::Hint, InterleavedExtremes), carried from call to call
-// and shared by every kernel that tries a raw pass over columns: a speed hint only, so that many
-// small slices of one kind (ReduceMax over axis 1 of [64,64,64], all negative: 0.90x before,
-// 0.98x carried) do not each pay a failing raw try.
+// Runs `attempt` (a raw way or pass over columns, which fails where a result lies on the other
+// side of zero) unless a recent failure says skip it: whether it settled. After a failure the
+// next kRawRetry tries are skipped. The count is carried from call to call and shared by every
+// kernel that tries a raw pass over columns (ColumnScan, InterleavedExtremes): a speed hint only,
+// so that many small slices of one kind (ReduceMax over axis 1 of [64,64,64], all negative:
+// 0.90x before, 0.98x carried) do not each pay a failing raw try.
 inline int column_raw_skip = 0;
-constexpr int kRawRetry = 16;  // the tries skipped after a failure
+constexpr int kRawRetry = 16;
+template <class F>
+bool try_raw(F attempt) {
+  if (column_raw_skip > 0) {
+    --column_raw_skip;
+    return false;
+  }
+  if (attempt()) return true;
+  column_raw_skip = kRawRetry;
+  return false;
+}
 
 // int8..uint32 with native max/min; int64 via compare + select; uint64 in a key domain with the
 // sign bit flipped (wasm has no unsigned 64-bit compare). No NaN.
