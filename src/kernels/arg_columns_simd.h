@@ -276,7 +276,7 @@ struct ColumnScan {
   // 8-byte lanes, arg kinds: whole rows of kShortestPaired to kLongestPaired elements ([N, 7]
   // float64 scores or int64 labels) without the scratch: element j of two rows is one vector (two
   // 8-byte loads), so a tile of four rows is decided in registers, element by element, by the
-  // fast way (float64: a pmax and a compare; int64: a compare, a select and a compare), watched by
+  // fast way (float64: a pmax and a compare; int64: a compare and a select), watched by
   // its guard (float64: a NaN in the running sum; then the call goes the scratch's way, exact).
   // The squares' stores and reloads and the column sweep's fixed work per tile cost more than the
   // comparisons with two lanes a vector. Kernel in cache (bench/kernels.mjs --ab, 11 rounds):

@@ -236,7 +236,11 @@ struct IntLanes {
   // Column update ways. Fast (exact here: integers have no NaN): b = max(b, c) (min), and the
   // mask from comparing the result, which needs no unsigned compare (x86 has none): "kept"
   // (result == b) for the first-index rule, "reached" (result == c) for the last-index rule.
-  // Equal integers have equal bits.
+  // Equal integers have equal bits. 8-byte keys have no max in wasm (a compare and a select), so
+  // that compare is the mask: "replaced" (c strictly better) for the first-index rule, "kept" (b
+  // strictly better) for the last. Kernel in cache, int64 ArgMax and ArgMin over rows of 5-21
+  // (paired_rows) 1.10-1.17x.
+  static constexpr bool kCompareSteps = sizeof(KeyLane) == 8;
   template <Direction D>
   struct FastWay {
     using K = Key;
@@ -245,9 +249,14 @@ struct IntLanes {
     static K key(V v) { return IntLanes::key(v); }
     static V raw(K k) { return raw_of(k); }
     template <bool Last>
-    static constexpr bool keeps() { return !Last; }
+    static constexpr bool keeps() { return kCompareSteps ? Last : !Last; }
     template <bool Last>
     static M step(K c, K& b) {
+      if constexpr (kCompareSteps) {
+        const M m = Last ? vbeats<D, false>(b, c) : vbeats<D, false>(c, b);
+        b = Last ? simd::select(m, b, c) : simd::select(m, c, b);
+        return m;
+      }
       const K n = simd::opaque(vbetter<D>(b, c));
       const M m = Last ? (n == c) : (n == b);
       b = n;
