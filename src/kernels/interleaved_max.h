@@ -63,7 +63,7 @@ struct InterleavedExtremes {
   // and uint32 maxima), exact where every lane's maximum is a positive number; a failure sends
   // the next tries away (try_raw, as ColumnScan's). End to end ReduceMax [1366,256,3]
   // over axis 1 1.09-1.12x; all negative, zero maxima or NaNs 0.97-0.99x; +196 bytes gzipped.
-  // Rows of 5 gained more ([820,256,5] 1.17x) but took 0.36 KB, past the size budget with both.
+  // Rows of 5: 1.02x end to end on [820,256,5] (all negative 0.97x) for 0.54 KB, not kept.
   static constexpr bool kRaw = L::kRawSummary && !L::kRawWay && D == Direction::Max && W == 3;
   __attribute__((noinline)) static bool run(const Raw* x, int64_t count, Raw* lanes) {
     if constexpr (kRaw)
