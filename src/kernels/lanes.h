@@ -239,7 +239,7 @@ struct IntLanes {
   // Equal integers have equal bits. 8-byte keys have no max in wasm (a compare and a select), so
   // that compare is the mask: "replaced" (c strictly better) for the first-index rule, "kept" (b
   // strictly better) for the last. Kernel in cache, int64 ArgMax and ArgMin over rows of 5-21
-  // (paired_rows) 1.10-1.17x.
+  // (paired_rows) 1.09-1.17x under both rules; end to end [131072,7] 1.08x.
   static constexpr bool kCompareSteps = sizeof(KeyLane) == 8;
   template <Direction D>
   struct FastWay {
