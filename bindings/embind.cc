@@ -82,7 +82,8 @@ bool writes_one_hot(const ox::Plan& plan, const ox::Execution& execution, double
   return plan.kind == ox::PlanKind::Hardmax && row <= 64 && row * static_cast<double>(plan.inner) <= staging_bytes &&
          !execution.windowed();
 }
-bool g_writes_one_hot = false;  // prepare()'s writes_one_hot
+// Set by prepare(): a Hardmax plan whose one-hot the caller builds from the winners (not writes_one_hot).
+bool g_caller_builds_one_hot = false;
 
 int prepare(int word_count, double staging_bytes) {
   g_ready = false;
@@ -104,10 +105,9 @@ int prepare(int word_count, double staging_bytes) {
   g_response_words[kHardmaxWords] = static_cast<double>(plan.outer);
   g_response_words[kHardmaxWords + 1] = static_cast<double>(plan.reduce);
   g_response_words[kHardmaxWords + 2] = static_cast<double>(plan.inner);
-  g_writes_one_hot = writes_one_hot(plan, g_execution, staging_bytes);
-  g_response_words[kHardmaxWords + 3] = plan.kind == ox::PlanKind::Hardmax && !g_writes_one_hot
-                                            ? static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.winners()))
-                                            : 0;
+  g_caller_builds_one_hot = plan.kind == ox::PlanKind::Hardmax && !writes_one_hot(plan, g_execution, staging_bytes);
+  g_response_words[kHardmaxWords + 3] =
+      g_caller_builds_one_hot ? static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.winners())) : 0;
   g_response_words[kTileWidthWord] = static_cast<double>(ox::column_tile_width(plan, static_cast<int64_t>(staging_bytes)));
   g_response_words[kWindowWord] = g_execution.windowed() ? 1 : 0;
   g_response_words[kWindowWord + 1] = g_response_words[kWindowWord + 2] = 0;
@@ -158,9 +158,7 @@ int feed_gathered(uintptr_t data) {
 
 // (The caller builds a sparse Hardmax's one-hot itself from the winners: see writes_one_hot.)
 int write_output(uintptr_t destination, double begin, double count) {
-  const ox::Plan& plan = g_execution.plan();
-  if (!g_ready || !(begin >= 0 && count >= 0 && begin + count <= 9e15) ||
-      (plan.kind == ox::PlanKind::Hardmax && !g_writes_one_hot) ||
+  if (!g_ready || !(begin >= 0 && count >= 0 && begin + count <= 9e15) || g_caller_builds_one_hot ||
       !g_execution.can_write(static_cast<int64_t>(begin), static_cast<int64_t>(count)))
     return fail("onnx-extrema: output read out of order (internal error)");
   g_execution.write_output(reinterpret_cast<void*>(destination), static_cast<int64_t>(begin), static_cast<int64_t>(count));
@@ -185,7 +183,7 @@ int run(int word_count, uintptr_t input, double input_count, uintptr_t output, d
   const ox::Plan& plan = g_execution.plan();
   if (plan.kind == ox::PlanKind::Identity || input == 0 || g_execution.windowed()) return 2;
   if (feed(input, input_count) != 0) return 1;
-  if (plan.kind == ox::PlanKind::Hardmax && !g_writes_one_hot) return 3;
+  if (g_caller_builds_one_hot) return 3;
   const double count = static_cast<double>(plan.output_count);
   if (count * ox::dtype_size(plan.output_dtype) > capacity) return 3;
   if (write_output(output, 0, count) != 0) return 1;

@@ -64,7 +64,7 @@ struct InterleavedExtremes {
   // the next tries away (try_raw, as ColumnScan's). End to end ReduceMax [1366,256,3]
   // over axis 1 1.09-1.12x; all negative, zero maxima or NaNs 0.97-0.99x; +196 bytes gzipped.
   // Rows of 5: 1.02x end to end on [820,256,5] (all negative 0.97x) for 0.54 KB, not kept.
-  static constexpr bool kRaw = L::kRawSummary && !L::kRawWay && D == Direction::Max && W == 3;
+  static constexpr bool kRaw = std::is_same<Raw, float>::value && D == Direction::Max && W == 3;
   __attribute__((noinline)) static bool run(const Raw* x, int64_t count, Raw* lanes) {
     if constexpr (kRaw)
       if (try_raw([&] { return pass<RowPass::Raw>(x, count, lanes); })) return true;
