@@ -104,12 +104,15 @@ void interleaved_checks(int64_t w) {
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 40503 + static_cast<uint64_t>(w));
   // (The arg kinds' slices of rows of 3 and 7 go straight from 32 periods, the other widths from
   // 4: around both, with every count of rows after the last whole period.)
+  // Long runs too: the arg kinds' passes go by blocks of periods/16 periods (up to 32), so runs of
+  // 48, 100, 555 and 1000 periods have blocks of 3, 6 and 32, and a short last block.
   const std::vector<int64_t> lengths =
       w == 3 ? std::vector<int64_t>{lanes - 1, lanes, lanes + 1, 2 * lanes - 1, 2 * lanes, 2 * lanes + 1,
                                     3 * lanes + 2, 4 * lanes + 1, 7 * lanes + 3, 64, 257, 32 * lanes - 1,
-                                    32 * lanes, 32 * lanes + 1, 33 * lanes - 1}
+                                    32 * lanes, 32 * lanes + 1, 33 * lanes - 1, 48 * lanes + 1, 100 * lanes + 2,
+                                    555 * lanes + 1, 1000 * lanes + 3}
              : std::vector<int64_t>{4 * lanes - 1, 4 * lanes, 4 * lanes + 1, 5 * lanes - 1, 40, 64, 127, 128, 129,
-                                    128 + 2 * lanes - 1, 257, 300};
+                                    128 + 2 * lanes - 1, 257, 300, 100 * lanes + 1, 555 * lanes + 2};
   for (int64_t length : lengths)
     for (int64_t slices : {int64_t{1}, int64_t{3}})
       for (Mix mix : {Mix::Ties, Mix::Specials, Mix::Wide}) {
@@ -134,6 +137,16 @@ void interleaved_checks(int64_t w) {
           if (pair) x[static_cast<size_t>(rng() % (length * w))] = payloads[payload++ % payloads.size()];
           check_runs<D>(x.data(), 1, length, w, rng, "NaN at " + std::to_string(p) + (pair ? " and another" : ""));
         }
+    // Long runs (blocks of up to 32 periods): a NaN at sampled positions, one or two.
+    for (int64_t length : {100 * lanes + 1, 555 * lanes + 2})
+      for (int rep = 0; rep < 24; ++rep) {
+        std::vector<R> x(static_cast<size_t>(length * w));
+        for (auto& e : x) e = random_value<D>(rng, Mix::Ties);
+        const int64_t p = rep < 2 ? (rep == 0 ? 0 : length * w - 1) : static_cast<int64_t>(rng() % static_cast<uint64_t>(length * w));
+        x[static_cast<size_t>(p)] = payloads[payload++ % payloads.size()];
+        if (rep % 2) x[static_cast<size_t>(rng() % (length * w))] = payloads[payload++ % payloads.size()];
+        check_runs<D>(x.data(), 1, length, w, rng, "NaN at " + std::to_string(p) + (rep % 2 ? " and another" : ""));
+      }
     // Many slices, a few with a NaN: the arg kinds' slices around one go the other paths, as many
     // as a hint says (16, doubling while it stops at once), then straight again.
     for (int64_t length : {32 * lanes + 1, 4 * lanes + 1}) {
@@ -146,7 +159,8 @@ void interleaved_checks(int64_t w) {
       check_runs<D>(x.data(), slices, length, w, rng, "a NaN in slices 0, 1, 2, 19, 20, 36 and 69");
     }
     const std::vector<int64_t> zero_lengths =
-        w == 3 ? std::vector<int64_t>{lanes, 3 * lanes + 2, 64, 32 * lanes + 2} : std::vector<int64_t>{4 * lanes, 128, 3 * lanes + 130};
+        w == 3 ? std::vector<int64_t>{lanes, 3 * lanes + 2, 64, 32 * lanes + 2, 555 * lanes + 1}
+               : std::vector<int64_t>{4 * lanes, 128, 3 * lanes + 130, 555 * lanes + 2};
     for (int64_t length : zero_lengths)
       for (int rep = 0; rep < 12; ++rep) {
         std::vector<R> zeros(static_cast<size_t>(length * w)), infinities(zeros.size());
