@@ -120,6 +120,7 @@ struct InterleavedArgPass {
   // block (every period before it holds less, none after it more): a max a vector and period where
   // the step above takes a compare, a max, an and and a max.
   static bool blocked(const Raw* x, int64_t periods, ptrdiff_t period, Raw* values, N* numbers) {
+    static_assert(sizeof(Raw) == 4, "the marks below sit one a lane: 4-byte lanes");
     V e[G], sum{};
     I32 last[G];  // per lane: 1 + the last block where the lane improved (0 for none: period 0)
     for (int k = 0; k < G; ++k) e[k] = simd::load(x + k * kLanes), last[k] = I32{};

@@ -86,7 +86,9 @@ struct FloatLanes {
     // select in RowGroupMax's tree merge, ArgMax's rows of 150 1.12x in cache; float64's column
     // ReduceMax ran 0.85-0.95x with it, so float64 keeps the plain form.)
     void merge(const Summary& o) {
-      ext = std::is_same<T, float>::value ? vbetter_instruction<D>(ext, o.ext) : vbetter<D>(ext, o.ext), sum += o.sum;
+      if constexpr (std::is_same<T, float>::value) ext = vbetter_instruction<D>(ext, o.ext);
+      else ext = vbetter<D>(ext, o.ext);
+      sum += o.sum;
     }
     bool maybe_nan() const { return simd::any(sum != sum); }
     // Whether some lane is better than b (or as good, OrEqual); b and the block hold no NaN.
