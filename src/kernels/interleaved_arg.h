@@ -223,12 +223,13 @@ struct InterleavedArg {
   // 256 and 2048 rows): int64 3-8 (1.1-1.9x); the other types 3, 5, 6 (1.04-1.3x) and 7 but for
   // float64 (1.26-1.34x from 256 rows), rows of 3 and 7 from 32 periods (float32 and int32 rows of
   // 7 0.90-0.96x at 64 rows; rows of 3: SlicesAsRows, above). Not taken: 4 (0.82-1.06x; float64 to
-  // 0.94x), 8 (0.61-0.97x), float64's 7 (0.90-1.12x).
+  // 0.94x), 8 (0.61-0.97x), float64's 7 under 512 periods (0.90-1.12x; from 512 end to end
+  // 1.02-1.04x: [131072, 7] over axis 0, [16, 4096, 7] over axis 1).
   static constexpr bool kInt64 = std::is_same<Raw, int64_t>::value;
   static constexpr int kMaxWidth = kInterleavedArgMaxWidth;
   static bool applies(int64_t reduce, int64_t inner) {
     if (inner < 3 || inner > (kInt64 ? 8 : 7) || reduce < 4 * kLanes || reduce > (int64_t{1} << 30)) return false;
-    if (!kInt64 && (inner == 4 || (inner == 7 && sizeof(Raw) == 8))) return false;
+    if (!kInt64 && (inner == 4 || (inner == 7 && sizeof(Raw) == 8 && reduce < 512 * kLanes))) return false;
     return (inner != 3 && (inner != 7 || kInt64)) || reduce >= 32 * kLanes;
   }
 
