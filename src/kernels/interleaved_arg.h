@@ -59,8 +59,10 @@ struct InterleavedArgPass {
 
   __attribute__((noinline)) static bool run(const Raw* x, int64_t periods, ptrdiff_t period, int k0, Raw* values,
                                             N* numbers) {
-    if constexpr (kBlocks)
-      if (block_periods(periods) > 1) return blocked(x + k0 * kLanes, periods, period, values + k0 * kLanes, numbers + k0 * kLanes);
+    if constexpr (kBlocks) {
+      const int64_t block = block_periods(periods);
+      if (block > 1) return blocked(x + k0 * kLanes, periods, period, block, values + k0 * kLanes, numbers + k0 * kLanes);
+    }
     x += k0 * kLanes;
     V e[G], sum{};
     I32 r[G];
@@ -119,14 +121,13 @@ struct InterleavedArgPass {
   // improved, and at the end each lane's first period holding its extreme is searched for in that
   // block (every period before it holds less, none after it more): a max a vector and period where
   // the step above takes a compare, a max, an and and a max.
-  static bool blocked(const Raw* x, int64_t periods, ptrdiff_t period, Raw* values, N* numbers) {
+  static bool blocked(const Raw* x, int64_t periods, ptrdiff_t period, int64_t block, Raw* values, N* numbers) {
     static_assert(sizeof(Raw) == 4, "the marks below sit one a lane: 4-byte lanes");
     V e[G], sum{};
     I32 last[G];  // per lane: 1 + the last block where the lane improved (0 for none: period 0)
     for (int k = 0; k < G; ++k) e[k] = simd::load(x + k * kLanes), last[k] = I32{};
     sum = e[0];
     for (int k = 1; k < G; ++k) sum += e[k];
-    const int64_t block = block_periods(periods);
     I32 mark{};
     const I32 one = simd::opaque(simd::splat(1));
 #pragma GCC unroll 1
