@@ -11,7 +11,7 @@
 // and its merge (the narrow path), this is one pass.
 // A long run of such rows ([131072, 7] over axis 0) goes the same way chunk by chunk through the
 // column entry, each chunk's candidates merged into the states the chunk before left.
-// float32's passes over runs of 128 periods and more mark blocks of periods instead of periods
+// The float passes over runs of 256 periods and more mark blocks of periods instead of periods
 // (InterleavedArgPass::blocked), a max alone a vector in the loop.
 // A float slice that may hold a NaN (a running sum turned NaN; or +inf met -inf, a false alarm)
 // goes the other paths (registry.cc: column_slices), and so do the next few slices.
@@ -32,7 +32,7 @@ namespace ox {
 // the values, for InterleavedArgFold). False where a float
 // lane may have met a NaN: FloatLanes' detector, a running sum, kept once for the pass rather
 // than beside each extreme as its Summary does (G more registers; V8 spilled five vectors' worth).
-// float32's passes of three over runs of 128 periods and more go by blocks instead (blocked).
+// The float passes of three over runs of 256 periods and more go by blocks instead (blocked).
 // Out of line: one copy per value type, direction and G, whatever W.
 template <class Raw, Direction D, int G>
 struct InterleavedArgPass {
@@ -50,11 +50,14 @@ struct InterleavedArgPass {
   // the search about `block` / 2 periods a lane, so the block grows with the run (kernel in cache
   // against period by period, float32 slices of [1024, 3]: blocks of 4 1.13x, 8 1.21x, 16 1.14x;
   // of [4096, 3]: 16 1.36x, 32 1.32x). Blocks of 2 and 3 ran 0.66x (V8 spills the extremes
-  // around the loop of a block's periods), and runs of 64 periods by blocks of 4 0.93x. float32
-  // only: the other types' copies took 0.8 KB more of the gzipped module than it had room for.
-  static constexpr bool kBlocks = std::is_same<Raw, float>::value && G == 3;
+  // around the loop of a block's periods). From 256 periods: end to end, runs of 128 periods by
+  // blocks of 4 had run 0.94-0.95x (float32 [820, 512, 5], [585, 512, 7], [1366, 512, 3]; float64
+  // [1366, 256, 3] 0.97x), though 1.03-1.20x in cache; float64 from 256 periods 1.04-1.12x end to
+  // end ([683, 512, 3], [410, 512, 5], [341, 512, 6], [293, 512, 7], [131072, 7] over axis 0).
+  // Floats only: int32's copies did not fit the gzipped module's budget (int64 steps by pairs).
+  static constexpr bool kBlocks = kFloat && G == 3;
   static int64_t block_periods(int64_t periods) {
-    return kBlocks && periods >= 128 ? std::min<int64_t>(32, periods / 32) : 1;
+    return kBlocks && periods >= 256 ? std::min<int64_t>(32, periods / 32) : 1;
   }
 
   __attribute__((noinline)) static bool run(const Raw* x, int64_t periods, ptrdiff_t period, int k0, Raw* values,
@@ -122,7 +125,6 @@ struct InterleavedArgPass {
   // block (every period before it holds less, none after it more): a max a vector and period where
   // the step above takes a compare, a max, an and and a max.
   static bool blocked(const Raw* x, int64_t periods, ptrdiff_t period, int64_t block, Raw* values, N* numbers) {
-    static_assert(sizeof(Raw) == 4, "the marks below sit one a lane: 4-byte lanes");
     V e[G], sum{};
     I32 last[G];  // per lane: 1 + the last block where the lane improved (0 for none: period 0)
     for (int k = 0; k < G; ++k) e[k] = simd::load(x + k * kLanes), last[k] = I32{};
@@ -155,13 +157,15 @@ struct InterleavedArgPass {
       }
     }
     if (simd::any(sum != sum)) return false;
-    alignas(16) int32_t marks[G * kLanes];
-    for (int k = 0; k < G; ++k) simd::store(values + k * kLanes, e[k]), simd::store(marks + k * kLanes, last[k]);
+    alignas(16) int32_t marks[G * 4];
+    for (int k = 0; k < G; ++k) simd::store(values + k * kLanes, e[k]), simd::store(marks + k * 4, last[k]);
+    constexpr int kMarkStride = sizeof(Raw) / 4;  // (8-byte lanes: the mark in both halves)
     for (int j = 0; j < G * kLanes; ++j) {  // each lane's first period holding its extreme
       int64_t p = 0;
-      if (marks[j] > 0)
-        for (p = 1 + (marks[j] - 1) * block; x[j + p * period] != values[j];) ++p;  // (the block holds it)
-      numbers[j] = static_cast<N>(p);
+      const int32_t last_block = marks[j * kMarkStride];
+      if (last_block > 0)
+        for (p = 1 + (last_block - 1) * block; x[j + p * period] != values[j];) ++p;  // (the block holds it)
+      numbers[j] = static_cast<N>(sizeof(N) == 8 ? p * 0x100000001 : p);  // (as run() stores it: in both halves)
     }
     return true;
   }
@@ -224,13 +228,13 @@ struct InterleavedArg {
   // 256 and 2048 rows): int64 3-8 (1.1-1.9x); the other types 3, 5, 6 (1.04-1.3x) and 7 but for
   // float64 (1.26-1.34x from 256 rows), rows of 3 and 7 from 32 periods (float32 and int32 rows of
   // 7 0.90-0.96x at 64 rows; rows of 3: SlicesAsRows, above). Not taken: 4 (0.82-1.06x; float64 to
-  // 0.94x), 8 (0.61-0.97x), float64's 7 under 512 periods (0.90-1.12x; from 512 end to end
-  // 1.02-1.04x: [131072, 7] over axis 0, [16, 4096, 7] over axis 1).
+  // 0.94x), 8 (0.61-0.97x), float64's 7 under 256 periods (0.90-1.12x period by period;
+  // from 256 by blocks, end to end 1.07-1.10x against the paths before: [293, 512, 7], [64, 2048, 7]).
   static constexpr bool kInt64 = std::is_same<Raw, int64_t>::value;
   static constexpr int kMaxWidth = kInterleavedArgMaxWidth;
   static bool applies(int64_t reduce, int64_t inner) {
     if (inner < 3 || inner > (kInt64 ? 8 : 7) || reduce < 4 * kLanes || reduce > (int64_t{1} << 30)) return false;
-    if (!kInt64 && (inner == 4 || (inner == 7 && sizeof(Raw) == 8 && reduce < 512 * kLanes))) return false;
+    if (!kInt64 && (inner == 4 || (inner == 7 && sizeof(Raw) == 8 && reduce < 256 * kLanes))) return false;
     return (inner != 3 && (inner != 7 || kInt64)) || reduce >= 32 * kLanes;
   }
 
@@ -248,7 +252,7 @@ struct InterleavedArg {
     for (int64_t s = 0; s < count; ++s, x += reduce * inner, best += inner, index += inner) {
       // Passes of three vectors of the period, two where two or four are left (the passes of two
       // go period by period: passes of three by blocks, the last reaching back over vectors
-      // already passed, ran rows of 5 and 7 at 128 periods 0.97x and 0.91x, where these run level).
+      // already passed, ran rows of 5 and 7 at 128 periods 0.97x and 0.91x in cache, where these run level).
       bool exact = true;
       for (int k = 0; exact && k < inner;) {
         const bool two = inner - k == 2 || inner - k == 4;

@@ -104,17 +104,19 @@ void interleaved_checks(int64_t w) {
   std::mt19937_64 rng(static_cast<uint64_t>(D) * 40503 + static_cast<uint64_t>(w));
   // (The arg kinds' slices of rows of 3 and 7 go straight from 32 periods, the other widths from
   // 4: around both, with every count of rows after the last whole period.)
-  // Long runs too: float32's arg passes go by blocks of periods/32 periods (4 to 32) from 128
-  // periods, so runs of 48 and 100 periods go period by period, 128 by blocks of 4, 555 of 17 and
-  // 1000 of 31, each with a short last block.
+  // Long runs too: the float arg passes go by blocks of periods/32 periods (8 to 32) from 256
+  // periods, so runs of 48, 100 and 128 periods go period by period, 256 by blocks of 8, 512 of
+  // 16, 555 of 17 and 1000 of 31, each but 256 and 512 with a short last block (float64 rows of 7
+  // take the path from 256 periods).
   const std::vector<int64_t> lengths =
       w == 3 ? std::vector<int64_t>{lanes - 1, lanes, lanes + 1, 2 * lanes - 1, 2 * lanes, 2 * lanes + 1,
                                     3 * lanes + 2, 4 * lanes + 1, 7 * lanes + 3, 64, 257, 32 * lanes - 1,
                                     32 * lanes, 32 * lanes + 1, 33 * lanes - 1, 48 * lanes + 1, 100 * lanes + 2,
-                                    128 * lanes, 128 * lanes + 3,
+                                    128 * lanes, 128 * lanes + 3, 256 * lanes, 512 * lanes,
                                     555 * lanes + 1, 1000 * lanes + 3}
              : std::vector<int64_t>{4 * lanes - 1, 4 * lanes, 4 * lanes + 1, 5 * lanes - 1, 40, 64, 127, 128, 129,
-                                    128 + 2 * lanes - 1, 257, 300, 100 * lanes + 1, 555 * lanes + 2};
+                                    128 + 2 * lanes - 1, 257, 300, 100 * lanes + 1, 256 * lanes, 512 * lanes + 1,
+                                    555 * lanes + 2};
   for (int64_t length : lengths)
     for (int64_t slices : {int64_t{1}, int64_t{3}})
       for (Mix mix : {Mix::Ties, Mix::Specials, Mix::Wide}) {
