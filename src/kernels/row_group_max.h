@@ -83,11 +83,18 @@ struct HalfGroupMaxima {
     using F = simd::Vec<Lane>;
     Summary s = tree4(p);
     S number{}, first{};
+    // ArgMin's lanes (H) are uint16, whose greater-than V8 builds of four instructions: a lane
+    // improved where the merge changed it, an equality (opaque, or clang folds it back).
     const auto add = [&](const Summary& t) {
       number += 1;
-      const auto beats = kMax ? simd::bits<F>(t.p) > simd::bits<F>(s.p) : simd::bits<F>(t.h) > simd::bits<F>(s.h);
-      first = simd::select(simd::bits<S>(beats), number, first);
-      s.merge_raw(t);
+      if constexpr (kMax) {
+        first = simd::select(simd::bits<S>(simd::bits<F>(t.p) > simd::bits<F>(s.p)), number, first);
+        s.merge_raw(t);
+      } else {
+        const F before = s.h;
+        s.merge_raw(t);
+        first = simd::select(simd::bits<S>(simd::opaque(s.h) == before), first, number);
+      }
     };
     ptrdiff_t i = 4 * kN;
     for (; i + 4 * kN <= n; i += 4 * kN) add(tree4(p + i));
