@@ -84,12 +84,13 @@ struct FloatLanes {
     static Summary of(V v) { return {v, v}; }
     // (float32: the instruction, else clang fused a following compare into a compare and a
     // select in RowGroupMax's tree merge, ArgMax's rows of 150 1.12x in cache; float64's column
-    // ReduceMax ran 0.85-0.95x with it, so float64 keeps the plain form.)
+    // ReduceMax ran 0.85-0.95x with it, so float64 keeps the plain form but where RowGroupMax
+    // numbers its trees: merge_instruction.)
     void merge(const Summary& o) {
-      if constexpr (std::is_same<T, float>::value) ext = vbetter_instruction<D>(ext, o.ext);
-      else ext = vbetter<D>(ext, o.ext);
-      sum += o.sum;
+      if constexpr (std::is_same<T, float>::value) merge_instruction(o);
+      else ext = vbetter<D>(ext, o.ext), sum += o.sum;
     }
+    void merge_instruction(const Summary& o) { ext = vbetter_instruction<D>(ext, o.ext), sum += o.sum; }
     bool maybe_nan() const { return simd::any(sum != sum); }
     // Whether some lane is better than b (or as good, OrEqual); b and the block hold no NaN.
     template <bool OrEqual>

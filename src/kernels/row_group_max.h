@@ -385,10 +385,14 @@ struct RowGroupMax {
       if constexpr (kTreeNumbers) {
         number += 1;
         first = simd::select(simd::bits<Tree>(vbeats<Set::kDirection, Set::kLast>(t.ext, s.ext)), number, first);
+        // (float64 too: clang fused that compare with a plain merge's pmax into a compare and a
+        // select, ArgMax only)
+        if constexpr (std::is_floating_point<Raw>::value) s.merge_instruction(t);
+        else s.merge(t);
       } else {
         marks[++g] = t.mark();
+        s.merge(t);
       }
-      s.merge(t);
     };
     if constexpr (!kTreeNumbers) marks[0] = s.mark();
     ptrdiff_t i = 4 * kN;
