@@ -28,7 +28,7 @@ struct ShortSizes {
   static constexpr int64_t lanes = L::kLanes;
   static constexpr int64_t tile = Short::kTile;
   // The lengths the fast ways take whole in registers (rows of 2 to 5), the 8-byte pairs' range,
-  // and the squares' (float32 and int32 ArgMax, first index).
+  // and the squares' (float32 ArgMax, int32 ArgMax and ArgMin, first index).
   static constexpr int64_t longest_fast_whole = 5;
   static constexpr int64_t shortest_paired = Arg::kShortestPaired, longest_paired = Arg::kLongestPaired;
   static constexpr int64_t shortest_squared = Arg::kShortestSquared, longest_squared = Arg::kLongestSquared;
