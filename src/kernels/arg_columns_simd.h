@@ -234,15 +234,17 @@ struct ColumnScan {
     }
   }
 
-  // float16/bfloat16 (the lanes with a raw way) arg kinds, and float32 ArgMax (first index; the
-  // other rules stay exact for size): whole_rows below by the fast way first (float16/bfloat16:
+  // float16/bfloat16 (the lanes with a raw way) arg kinds, and float32 ArgMax and ArgMin (first
+  // index; the other rules stay exact for size): whole_rows below by the fast way first (float16/bfloat16:
   // ordered keys, a max and a compare an element, where the exact keys cost a NaN test and a
   // select more; float32: a pmax and a compare), watched by the way's guard (a NaN shows beyond
   // +-inf in the keys' running extremes, or in float32's running sum); where it trips, every row
   // is decided again the exact way (the call starts fresh). Kernel in cache, rows of 2 and 3:
-  // float16 1.17x and 1.43x, float32 1.14x and 1.33x faster.
+  // float16 1.17x and 1.43x, float32 1.14x and 1.33x faster; float32 ArgMin (fifty-fourth
+  // session) 1.21x and 1.45x, end to end [262144, 2] 1.05x, [174762, 3] 1.17-1.19x, for 212 bytes
+  // (its rows of four, below, would take 271 more: ArgMax only).
   static constexpr bool kFastWholeRows =
-      Index && (L::kRawWay || (std::is_same<Raw, float>::value && D == Direction::Max && !Last));
+      Index && (L::kRawWay || (std::is_same<Raw, float>::value && !Last));
   template <int K>
   static bool whole_rows_fast(const Raw* x, int64_t count, Raw* best, int32_t* index) {
     static_assert(kValueVectors == 1, "a tile is one vector");
@@ -446,12 +448,12 @@ struct ColumnScan {
   // whole_rows_fast<4> alone; where its guard trips (a NaN) the caller goes the scratch's way (the
   // exact loop of whole_rows is not copied once more). Kernel in cache against the scratch:
   // float32 1.69x; float16 and bfloat16 ArgMax, ArgMin, select_last_index 1.52-1.87x.
-  static constexpr bool kFastWholeRowsOf4 = kFastWholeRows && kLanes >= 4;
+  static constexpr bool kFastWholeRowsOf4 = kFastWholeRows && kLanes >= 4 && (L::kRawWay || D == Direction::Max);
   // float32 ArgMax (first index) over rows of five the same way (five loads, four blends and a
   // permute an element): a five-class head's scores. Kernel in cache 1.58x, end to end [52428,5]
   // 1.27x, [209715,5] 1.39-1.44x; +170 bytes gzipped. With a NaN every 37 values the call goes
   // twice (0.80x), as rows of four do.
-  static constexpr bool kFastWholeRowsOf5 = kFastWholeRows && std::is_same<Raw, float>::value;
+  static constexpr bool kFastWholeRowsOf5 = kFastWholeRows && std::is_same<Raw, float>::value && D == Direction::Max;
   // ReduceMax over float whole rows: a tile first by its Summary (float32/float64: a pmax and an
   // add an element; float16/bfloat16: int16 max, uint16 min and max), the state first so a tie
   // keeps the earliest bits, stored unless a lane is not exact (a NaN; for the 16-bit floats also
