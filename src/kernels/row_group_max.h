@@ -25,9 +25,9 @@ namespace ox {
 // into m, lane r row r's int16 maximum. True when no row holds a NaN and every row's maximum is
 // positive: there m[r] is the bits of row r's maximum (equal positive numbers have equal bits).
 // For ArgMin (Summary<Min>) the eight H vectors, the uint16 maxima of the bits: the minimum
-// where every row's minimum is negative (below -0). Out of line, one copy per direction (ArgMax
-// and ReduceMax share the max one).
-template <class Summary>
+// where every row's minimum is negative (below -0). Out of line, one copy per direction and tie
+// rule (ArgMax and ReduceMax share the max one).
+template <class Summary, bool Last = false>
 struct HalfGroupMaxima {
   using S = simd::Vec<int16_t>;
   using Mark = typename Summary::Mark;
@@ -85,15 +85,19 @@ struct HalfGroupMaxima {
     S number{}, first{};
     // ArgMin's lanes (H) are uint16, whose greater-than V8 builds of four instructions: a lane
     // improved where the merge changed it, an equality (opaque, or clang folds it back).
+    // Under select_last_index the last tree reaching it: where the merge left the tree's own.
     const auto add = [&](const Summary& t) {
       number += 1;
-      if constexpr (kMax) {
+      if constexpr (kMax && !Last) {
         first = simd::select(simd::bits<S>(simd::bits<F>(t.p) > simd::bits<F>(s.p)), number, first);
         s.merge_raw(t);
-      } else {
-        const F before = s.h;
+      } else if constexpr (kMax) {
+        first = simd::select(simd::bits<S>(simd::bits<F>(s.p) > simd::bits<F>(t.p)), first, number);
         s.merge_raw(t);
-        first = simd::select(simd::bits<S>(simd::opaque(s.h) == before), first, number);
+      } else {
+        const F before = Last ? t.h : s.h;
+        s.merge_raw(t);
+        first = simd::select(simd::bits<S>(simd::opaque(s.h) == before), Last ? number : first, Last ? first : number);
       }
     };
     ptrdiff_t i = 4 * kN;
@@ -266,7 +270,10 @@ struct RowGroupMax {
   // [23831, 44] 1.13x, [21845, 48] 1.17x, ArgMin 1.46x, int32 1.26x, uint32 1.21x, [1, 256, 256,
   // 45] 1.15x, [25575, 41] level (33-40 level to 0.94x: left). float16 rows of 33-64 0.55-0.80x,
   // float64 and int64 rows of 17-24 level to 0.94x: left with the short-row path.
-  static constexpr bool kArgTakes = kTakes && (!kHalf || !Set::kLast);
+  // float16/bfloat16 under select_last_index since the fifty-fourth session (the row kernel
+  // before): end to end float16 [16384, 100] 2.28x, [8192, 150] 2.02x, [4096, 256] 1.73x, [4096,
+  // 1024] 1.21x, bfloat16 ArgMin [8192, 150] 2.06x; +337 bytes gzipped.
+  static constexpr bool kArgTakes = kTakes;
   static constexpr int64_t kArgShortest =
       (kHalf ? 10 * kN : sizeof(Raw) == 1 ? 8 * kN : sizeof(Raw) == 4 ? 10 * kN : Set::Short::kMaxLength) + 1;
   static bool arg_applies(int64_t length) {  // float16/bfloat16 from 10 vectors (above)
@@ -308,7 +315,7 @@ struct RowGroupMax {
   template <bool Marked = false>
   static bool lane_maxima(const Raw* row, ptrdiff_t len, E* e, Mark* marks = nullptr) {
     if constexpr (kHalf) {
-      return HalfGroupMaxima<Summary>::template run<Marked ? kMaxMarks : 0>(row, len, e, marks);
+      return HalfGroupMaxima<Summary, Marked && Set::Rule::kLast>::template run<Marked ? kMaxMarks : 0>(row, len, e, marks);
     } else {
       bool exact = true;
       for (int r = 0; r < kN; ++r) {

@@ -158,7 +158,7 @@ TEMPLATE_TEST_CASE("ArgMin over rows of a few dozen values by groups of rows mat
 TEMPLATE_TEST_CASE("ArgMax and ArgMin with select_last_index over rows by groups of rows match the trivial loop",
                    "[simd][rows][grouped]", simdtest::Tag<ox::DType::Float32>, simdtest::Tag<ox::DType::Float64>,
                    simdtest::Tag<ox::DType::Int32>, simdtest::Tag<ox::DType::Uint8>, simdtest::Tag<ox::DType::Uint32>,
-                   simdtest::Tag<ox::DType::Int64>, simdtest::Tag<ox::DType::Float16>) {
+                   simdtest::Tag<ox::DType::Int64>, simdtest::Tag<ox::DType::Float16>, simdtest::Tag<ox::DType::BFloat16>) {
   group_arg_checks<TestType::dtype>(true, true);
   group_arg_checks<TestType::dtype>(false, true);
 }
