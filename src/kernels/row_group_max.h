@@ -74,8 +74,8 @@ struct HalfGroupMaxima {
     return s;
   }
   // The raw Summary by trees of four vectors, the tail's vectors the last tree, and the row's two
-  // marks (RowGroupMax::kTreeNumbers): its raw mark and each lane's first tree holding the lane's
-  // raw extreme (P as int16 for the max, H as uint16 for the min: exact for the lanes that hold
+  // marks (RowGroupMax::kTreeNumbers): its raw mark and each lane's first (Last: last) tree holding
+  // the lane's raw extreme (P as int16 for the max, H as uint16 for the min: exact for the lanes that hold
   // the row's extreme where the group is, every row's maximum positive or minimum negative).
   static Summary numbered(const uint16_t* p, ptrdiff_t n, Mark* marks) {
     constexpr bool kMax = Summary::kDirection == Direction::Max;
