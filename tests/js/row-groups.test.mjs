@@ -8,11 +8,13 @@
 // folds into a state the earlier blocks left. ReduceMax over int64 rows goes by pairs of rows from
 // rows of 5 values: those lengths, the extremes of the type and wide values between them; float64
 // from rows of 8 (and rows of 7 beside them, which the short-row path keeps).
+// float16/bfloat16 rows (eight a group by their raw bits) under both tie rules too.
 // Replay a failure with OX_SEED=<seed> node --test tests/js/row-groups.test.mjs
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
 import { checkAgainstReference, prng, seedFromEnvironment } from './helpers.mjs';
 import { POOLS, randomTensor } from './values.mjs';
+import { exactBits } from './exact-float.mjs';
 
 const seed = seedFromEnvironment(Date.now() % 2 ** 31);
 const ARRAYS = { float32: Float32Array, float64: Float64Array, int32: Int32Array }; // int32: the same values truncated
@@ -76,4 +78,43 @@ test(`ReduceMax over int64 rows by pairs of rows matches the reference (seed ${s
     const outer = { type: 'int64', data: BigInt64Array.from([0n, 2n]), dims: [2] };
     checkAgainstReference(runNode, 'ReduceMax', [y, outer], { keepdims: 1 }, 18, `int64 [3,${rows},${length}] axes 0, 2`);
   }
+});
+
+// float16/bfloat16 rows of 81 values to 128 vectors go eight at a time by their raw bits (int16
+// maxima where every row's maximum is positive, uint16 maxima where every row's minimum is
+// negative), under both tie rules; the other groups go row by row. Rows of finite values of
+// both signs, or of few distinct values (ties across the row; zeros of both signs among them);
+// with `specials`, some rows all negative, all non-negative, or with one or two NaN.
+function halfRowsOf(rng, format, rows, length, specials) {
+  const inf = format === 'float16' ? 0x7c00 : 0x7f80;
+  const few = [0, -0, 1, -1, 2, -2, 0.5].map((v) => exactBits(v, format));
+  const data = new Uint16Array(rows * length);
+  for (let i = 0; i < data.length; i += 1) data[i] = (rng.chance(0.5) ? 0x8000 : 0) | rng.int(inf);
+  for (let r = 0; r < rows; r += 1) {
+    const row = data.subarray(r * length, (r + 1) * length);
+    const kind = specials ? rng.int(6) : 3 + rng.int(2);
+    if (kind === 0) row.forEach((v, j) => (row[j] = v | 0x8000));
+    else if (kind === 1) row.forEach((v, j) => (row[j] = v & 0x7fff));
+    else if (kind === 2) for (let k = 0; k < 1 + rng.int(2); k += 1) row[rng.int(length)] = (rng.chance(0.5) ? 0x8000 : 0) | inf | (1 + rng.int(0x3f));
+    else if (kind === 3) row.forEach((_, j) => (row[j] = few[rng.int(few.length)]));
+  }
+  return data;
+}
+
+test(`float16 and bfloat16 rows of a few dozen to a thousand values match the reference (seed ${seed})`, async () => {
+  await init();
+  const rng = prng(seed + 2);
+  for (const type of ['float16', 'bfloat16'])
+    for (const length of [80, 81, 88, 100, 150, 256, 384, 1000, 1024, 1025]) {
+      for (const specials of [false, true]) {
+        const rows = 4 * 8 + rng.int(9);
+        const x = { type, data: halfRowsOf(rng, type, rows, length, specials), dims: [rows, length] };
+        for (const op of ['ArgMax', 'ArgMin'])
+          for (const select_last_index of [0, 1])
+            checkAgainstReference(runNode, op, [x], { axis: -1, select_last_index }, 13, `${op} ${type} [${rows},${length}] last ${select_last_index}`);
+        const last = { type: 'int64', data: BigInt64Array.from([-1n]), dims: [1] };
+        checkAgainstReference(runNode, 'ReduceMax', [x, last], { keepdims: 0 }, 18, `ReduceMax ${type} [${rows},${length}]`);
+        checkAgainstReference(runNode, 'Hardmax', [x], { axis: -1 }, 13, `Hardmax ${type} [${rows},${length}]`);
+      }
+    }
 });
