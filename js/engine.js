@@ -129,6 +129,11 @@ export function optionsOpset(opType, options) {
  * @returns {Tensor[]}
  */
 export function runNode(opType, inputs, attributes, opset, options) {
+  return [runNodeOutput(opType, inputs, attributes, opset, options)];
+}
+
+/** runNode's one output itself (the friendly functions': no array around it). */
+export function runNodeOutput(opType, inputs, attributes, opset, options) {
   const out = options === undefined || options === null ? undefined : checkedOptions(opType, options, opset).out;
   const s = session();
   if (!s) {
@@ -163,9 +168,9 @@ export function runNode(opType, inputs, attributes, opset, options) {
     M._finish();
     throw new Error(message);
   }
-  if (status === 0) return [withCallersOut(stagedOutput(s, header, input, response(s), out), out)];
+  if (status === 0) return withCallersOut(stagedOutput(s, header, input, response(s), out), out);
   try {
-    return [withCallersOut(compute(s, header, input, status === 3, out), out)];
+    return withCallersOut(compute(s, header, input, status === 3, out), out);
   } finally {
     M._finish();
   }
@@ -181,8 +186,8 @@ function withCallersOut(tensor, out) {
 // The checked tensor-likes and the defined attributes (name, value, name, value, ...), or the
 // first problem.
 function readArguments(inputs, attributes) {
-  const none = { tensors: [], attrs: [] };
-  if (!Array.isArray(inputs)) return { ...none, problem: `inputs must be an array of tensors, got ${describeValue(inputs)}` };
+  const none = (problem) => ({ tensors: [], attrs: [], problem }); // (made only for a problem)
+  if (!Array.isArray(inputs)) return none(`inputs must be an array of tensors, got ${describeValue(inputs)}`);
   const tensors = new Array(inputs.length);
   for (let k = 0; k < tensors.length; k += 1) {
     const x = inputs[k];
@@ -191,12 +196,12 @@ function readArguments(inputs, attributes) {
       continue;
     }
     const read = readTensorLike(x);
-    if (read.problem) return { ...none, problem: `input ${k} ${read.problem}` };
+    if (read.problem) return none(`input ${k} ${read.problem}`);
     tensors[k] = read;
   }
   if (attributes === undefined) return { tensors, attrs: [] };
   if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes) || attributes instanceof Map)
-    return { ...none, problem: `attributes must be an object, got ${describeValue(attributes)}` };
+    return none(`attributes must be an object, got ${describeValue(attributes)}`);
   const attrs = [];
   for (const name in attributes) {
     if (!Object.hasOwn(attributes, name)) continue;

@@ -1,11 +1,11 @@
 // The friendly operator functions: argMax(x, attributes, { opset, out }) and friends, each one
-// runNode call (the options passed on: runNode reads `out`). reduceMax takes `axes` in every opset
-// and passes it the way the version wants.
+// runNode call (runNodeOutput: the output without an array around it; the options passed on:
+// it reads `out`). reduceMax takes `axes` in every opset and passes it the way the version wants.
 import { describeValue } from './dtypes.js';
-import { nodeError, optionsOpset, reduceAxesIsInput, runNode } from './engine.js';
+import { nodeError, optionsOpset, reduceAxesIsInput, runNodeOutput } from './engine.js';
 import { Tensor } from './tensor.js';
 
-const single = (opType) => (x, attributes, options) => runNode(opType, [x], attributes, optionsOpset(opType, options), options)[0];
+const single = (opType) => (x, attributes, options) => runNodeOutput(opType, [x], attributes, optionsOpset(opType, options), options);
 
 /** Indices of the maxima along `axis` (int64). Attributes: axis, keepdims, select_last_index. */
 export const argMax = single('ArgMax');
@@ -18,9 +18,9 @@ export const hardmax = single('Hardmax');
 export function reduceMax(x, attributes, options) {
   const opset = optionsOpset('ReduceMax', options);
   const axes = attributes?.axes;
-  if (axes === undefined || !reduceAxesIsInput(opset)) return runNode('ReduceMax', [x], attributes, opset, options)[0];
+  if (axes === undefined || !reduceAxesIsInput(opset)) return runNodeOutput('ReduceMax', [x], attributes, opset, options);
   const { axes: _, ...rest } = attributes;
-  return runNode('ReduceMax', [x, axesTensor(axes, opset)], rest, opset, options)[0];
+  return runNodeOutput('ReduceMax', [x, axesTensor(axes, opset)], rest, opset, options);
 }
 
 // A 1-D int64 tensor of the axes.
