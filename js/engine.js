@@ -183,11 +183,13 @@ function withCallersOut(tensor, out) {
   return tensor;
 }
 
+// readArguments' answer for a problem (made only then: the call path allocates nothing for it).
+const argumentsProblem = (problem) => ({ tensors: [], attrs: [], problem });
+
 // The checked tensor-likes and the defined attributes (name, value, name, value, ...), or the
 // first problem.
 function readArguments(inputs, attributes) {
-  const none = (problem) => ({ tensors: [], attrs: [], problem }); // (made only for a problem)
-  if (!Array.isArray(inputs)) return none(`inputs must be an array of tensors, got ${describeValue(inputs)}`);
+  if (!Array.isArray(inputs)) return argumentsProblem(`inputs must be an array of tensors, got ${describeValue(inputs)}`);
   const tensors = new Array(inputs.length);
   for (let k = 0; k < tensors.length; k += 1) {
     const x = inputs[k];
@@ -196,12 +198,12 @@ function readArguments(inputs, attributes) {
       continue;
     }
     const read = readTensorLike(x);
-    if (read.problem) return none(`input ${k} ${read.problem}`);
+    if (read.problem) return argumentsProblem(`input ${k} ${read.problem}`);
     tensors[k] = read;
   }
   if (attributes === undefined) return { tensors, attrs: [] };
   if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes) || attributes instanceof Map)
-    return none(`attributes must be an object, got ${describeValue(attributes)}`);
+    return argumentsProblem(`attributes must be an object, got ${describeValue(attributes)}`);
   const attrs = [];
   for (const name in attributes) {
     if (!Object.hasOwn(attributes, name)) continue;

@@ -182,7 +182,7 @@ struct ArgKernels {
       }
     }
     using Grouped = RowGroupMax<ArgKernels>;
-    if constexpr (Grouped::kArgTakes) {
+    if constexpr (Grouped::kTakes) {
       if (starts_fresh<true>(first) && Grouped::arg_applies(length)) {
         const int64_t done = Grouped::arg_run(in, n, length, b, index);
         if (done == n) return;

@@ -270,10 +270,10 @@ struct RowGroupMax {
   // [23831, 44] 1.13x, [21845, 48] 1.17x, ArgMin 1.46x, int32 1.26x, uint32 1.21x, [1, 256, 256,
   // 45] 1.15x, [25575, 41] level (33-40 level to 0.94x: left). float16 rows of 33-64 0.55-0.80x,
   // float64 and int64 rows of 17-24 level to 0.94x: left with the short-row path.
-  // float16/bfloat16 under select_last_index since the fifty-fourth session (the row kernel
-  // before): end to end float16 [16384, 100] 2.28x, [8192, 150] 2.02x, [4096, 256] 1.73x, [4096,
-  // 1024] 1.21x, bfloat16 ArgMin [8192, 150] 2.06x; +337 bytes gzipped.
-  static constexpr bool kArgTakes = kTakes;
+  // Every rule of the types it takes (kTakes): float16/bfloat16 under select_last_index too since
+  // the fifty-fourth session (the row kernel before): end to end float16 [16384, 100] 2.28x, [8192,
+  // 150] 2.02x, [4096, 256] 1.73x, [4096, 1024] 1.21x, bfloat16 ArgMin [8192, 150] 2.06x; +337
+  // bytes gzipped.
   static constexpr int64_t kArgShortest =
       (kHalf ? 10 * kN : sizeof(Raw) == 1 ? 8 * kN : sizeof(Raw) == 4 ? 10 * kN : Set::Short::kMaxLength) + 1;
   static bool arg_applies(int64_t length) {  // float16/bfloat16 from 10 vectors (above)
