@@ -79,7 +79,7 @@ for (const [type, dims, op, attrs = {}, opset] of JSON.parse(spec)) {
   const name = `${op}.${type}.${dims}`, count = dims.reduce((a, b) => a * b, 1);
   const c = { x: { type, data: reshape(type, makeInput({ name, type, count })), dims }, op, attrs, opset };
   // Warm up both for a second: V8 runs a function's baseline code until its optimized code,
-  // compiled in the background, is swapped in (README: warm-up); 20 calls left the first case of
+  // compiled in the background, is swapped in (docs/speed.md: warm-up); 20 calls left the first case of
   // a run partly on baseline code.
   for (const t0 = performance.now(); performance.now() - t0 < WARM_MS; ) sample(mine, c, 1), sample(theirs, c, 1);
   const reps = Math.max(1, Math.round(TARGET_US / sample(mine, c, 3)));

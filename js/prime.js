@@ -2,7 +2,7 @@
 // parses a JS one, at its first call: the first operator call after init() paid about 4 ms
 // (Node 20) for the engine, the plan and the execution, which every later call shares. A few
 // tiny float32 calls here pay it inside init() instead (about 5 ms), and the first real call
-// takes about 0.5 ms (README: Warm-up). A kernel the tiny calls do not reach still compiles at
+// takes about 0.5 ms (docs/speed.md: Warm-up). A kernel the tiny calls do not reach still compiles at
 // its own first call.
 import { argMax, hardmax, reduceMax } from './ops.js';
 import { Tensor } from './tensor.js';

@@ -413,7 +413,7 @@ using KeyLanes = typename LanesFor<key_dtype<typename Traits<D>::Raw>()>::type;
 
 // ReduceMax over uint32 and uint64 (no peer runs them; ReduceMax takes them from version 1) runs
 // int32's and int64's kernels on keys, the sign bit flipped: 1.8 KB of the gzipped module less,
-// for an extra pass over data in cache (measured in the README) on those two rare types.
+// for an extra pass over data in cache (measured in docs/speed.md) on those two rare types.
 template <DType D>
 constexpr bool reduce_keyed() { return D == DType::Uint32 || D == DType::Uint64; }
 
