@@ -42,6 +42,7 @@ function newSession(M) {
     tileWidth: M._responseAddress() / 8 + M.TILE_WIDTH_WORD,
     window: M._responseAddress() / 8 + M.WINDOW_WORD, // windowed?, then final states, window's first state
     gather: M._responseAddress() / 8 + M.GATHER_WORD, // blocks (0: not gathered), offsets, next window
+    busy: false, // a call is writing its request or running (runNodeOutput)
     float16One: M.FLOAT16_ONE,
     bfloat16One: M.BFLOAT16_ONE,
   };
@@ -93,7 +94,7 @@ function failWith(s, header, problem) {
 /** An Error for `problem` in a call of opType at opset, prefixed as the core prefixes its own. */
 export function nodeError(opType, opset, problem) {
   const s = session();
-  if (!s) return new Error(`onnx-extrema: ${opText(opType)}: ${problem}`);
+  if (!s || s.busy) return new Error(`onnx-extrema: ${opText(opType)}: ${problem}`); // (busy: see runNodeOutput)
   try {
     failWith(s, s.writer.begin(heap(s).HEAPF64, opType, opset), problem);
   } catch (error) {
@@ -140,10 +141,34 @@ export function runNodeOutput(opType, inputs, attributes, opset, options) {
     const at = opset === undefined ? 'newest version' : `opset ${String(opset)}`;
     throw new Error(`onnx-extrema: ${opText(opType)} (${at}) was called before init() resolved; await init() first`);
   }
-  const { M, writer } = s;
+  if (s.busy) throw callWhileBusyError(opType, opset);
   // Read everything the caller gave before writing the request: getters (as ort.Tensor has) may
-  // run any code, even another call, which would overwrite a half-written request.
+  // run any code, even another call, which is harmless until this call starts to write. From
+  // then on the module's request, staging buffer and execution are this call's: code of the
+  // caller's that still runs (a dims or list element read through a getter or a Proxy while the
+  // request is written, a getter of option 'out') may not start another call, which would
+  // overwrite them and could make this one answer wrong.
   const { tensors, attrs, problem } = readArguments(inputs, attributes);
+  s.busy = true;
+  try {
+    return runArguments(s, opType, opset, tensors, attrs, problem, out);
+  } finally {
+    s.busy = false;
+  }
+}
+
+function callWhileBusyError(opType, opset) {
+  const version = typeof opset === 'number' || typeof opset === 'bigint' ? `opset ${opset}` : describeValue(opset);
+  const at = opset === undefined ? 'newest version' : version;
+  return new Error(
+    `onnx-extrema: ${opText(opType)} (${at}) was called while another onnx-extrema call was running ` +
+      `(from a getter or a Proxy of that call's dims, attributes or option 'out'); make it outside that call`,
+  );
+}
+
+// runNodeOutput once the arguments are read (and the module is this call's).
+function runArguments(s, opType, opset, tensors, attrs, problem, out) {
+  const { M, writer } = s;
   const header = writer.begin(heap(s).HEAPF64, opType, opset);
   if (problem) failWith(s, header, problem);
   if (out !== undefined) {

@@ -243,6 +243,45 @@ test('Proxies that lie about data, and getters that call back into the API, end 
     canary(5);
     mustEqual(inner(), 'ArgMax', 13, x, { axis: 1 });
   }
+  // Re-entry while the request is being written or the output claimed: a dims element or a list
+  // attribute read through a Proxy or an accessor, a getter of option 'out'. That inner call
+  // would overwrite the outer one's request and staging buffer: an int32 call inside a float32
+  // one's dims made the float32 call answer [1, 2] instead of [0, 1] (the int32 request's head
+  // and the float32 one's tail). The inner call is refused with an Error saying so; an outer
+  // call whose getter catches that Error answers right.
+  const negative = new Float32Array([-1, -9, -3, -7, -2, -8]); // ArgMax over axis 1: [0, 1]
+  const other = { type: 'int32', data: new Int32Array([5, 1, 2, 3, 4, 0]), dims: [2, 3] };
+  const innerOther = () => api.runNode('ArgMax', [other], { axis: 1, keepdims: 0 }, 13);
+  const proxyDims = (onRead) => new Proxy([2, 3], { get: (t, k) => (k === '1' && onRead(), Reflect.get(t, k)) });
+  const accessorDims = (onRead) => Object.defineProperty([2, 3], 1, { get: () => (onRead(), 3) });
+  const busy = /was called while another onnx-extrema call was running/;
+  for (const makeDims of [proxyDims, accessorDims]) {
+    assert.throws(() => api.runNode('ArgMax', [{ type: 'float32', data: negative, dims: makeDims(innerOther) }], { axis: 1, keepdims: 0 }, 13), busy);
+    canary(5);
+    let refused = 0;
+    const swallow = () => {
+      try {
+        innerOther();
+      } catch (e) {
+        if (busy.test(e.message)) refused += 1;
+      }
+    };
+    const [answer] = api.runNode('ArgMax', [{ type: 'float32', data: negative, dims: makeDims(swallow) }], { axis: 1, keepdims: 0 }, 13);
+    assert.deepEqual(Array.from(answer.data), [0n, 1n]);
+    assert.ok(refused > 0);
+  }
+  const axes = new Proxy([1], { get: (t, k) => (k === '0' && innerOther(), Reflect.get(t, k)) });
+  assert.throws(() => api.runNode('ReduceMax', [x], { axes, keepdims: 0 }, 13), busy);
+  canary(5);
+  class Tracked extends BigInt64Array {
+    get length() {
+      innerOther();
+      return super.length;
+    }
+  }
+  assert.throws(() => api.argMax({ type: 'float32', data: negative, dims: [2, 3] }, { axis: 1, keepdims: 0 }, { out: new Tracked(2) }), busy);
+  canary(5);
+  mustEqual(innerOther(), 'ArgMax', 13, other, { axis: 1, keepdims: 0 });
   // A getter that resizes the data's buffer while the call runs.
   const rab = new ArrayBuffer(24, { maxByteLength: 48 });
   const tracking = new Float32Array(rab);
