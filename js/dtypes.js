@@ -19,8 +19,37 @@ const TABLE = {
   bfloat16: { code: 16, bytes: 2, array: Uint16Array, view: 'HEAPU16' },
 };
 
-// Each entry also carries its name.
-export const DTYPES = Object.freeze(Object.fromEntries(Object.entries(TABLE).map(([name, info]) => [name, Object.freeze({ name, ...info })])));
+// Typed-array facts read through %TypedArray%.prototype's own getters, never through the
+// caller's object: an own `length` getter on a Float32Array, or a prototype swapped for another
+// class's, would otherwise decide how many bytes a call copies and as what (a length that lied
+// had a call read an earlier call's input left in the staging buffer). A few ns each.
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const getterOf = (key) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, key).get;
+const kindGetter = getterOf(Symbol.toStringTag);
+const lengthGetter = getterOf('length');
+const byteOffsetGetter = getterOf('byteOffset');
+const byteLengthGetter = getterOf('byteLength');
+const bufferGetter = getterOf('buffer');
+
+/** 'Float32Array', 'Uint16Array', ...: a typed array's own kind (any subclass, any realm); else undefined. */
+export const typedArrayKind = (value) => kindGetter.call(value);
+// These take a typed array (typedArrayKind says so).
+export const lengthOf = (array) => lengthGetter.call(array);
+export const byteOffsetOf = (array) => byteOffsetGetter.call(array);
+export const byteLengthOf = (array) => byteLengthGetter.call(array);
+export const bufferOf = (array) => bufferGetter.call(array);
+/** A view of class `cls` over exactly the memory of typed array `array`, with nothing of the caller's on it. */
+export const plainView = (array, cls) => new cls(bufferOf(array), byteOffsetOf(array), lengthOf(array));
+/** The bytes of typed array `array`. */
+export const bytesOf = (array) => new Uint8Array(bufferOf(array), byteOffsetOf(array), byteLengthOf(array));
+
+// What typedArrayKind says of instances of a class (a subclass says its base's kind).
+const kindOf = (cls) => typedArrayKind(new cls(0));
+
+// Each entry also carries its name and its classes' kinds.
+const entryOf = (name, info) =>
+  Object.freeze({ name, ...info, arrayKind: kindOf(info.array), alternativeKind: info.alternative && kindOf(info.alternative) });
+export const DTYPES = Object.freeze(Object.fromEntries(Object.entries(TABLE).map(([name, info]) => [name, entryOf(name, info)])));
 
 // Each dtype's info at index code, for codes read from wasm memory.
 export const DTYPE_BY_CODE = Object.freeze(Object.values(DTYPES).reduce((table, info) => ((table[info.code] = info), table), []));
@@ -33,11 +62,11 @@ export function dtypeOf(type) {
 }
 
 // The typed-array class `data` is valid as for this dtype (float16 also takes a Float16Array), or
-// undefined. ArrayBuffer.isView first: a Proxy passes instanceof but is no typed array.
+// undefined: by its own kind, so a Proxy (no typed array) and a swapped prototype do not pass.
 export function dataClass(info, data) {
-  if (!ArrayBuffer.isView(data)) return undefined;
-  if (data instanceof info.array) return info.array;
-  if (info.alternative !== undefined && data instanceof info.alternative) return info.alternative;
+  const kind = typedArrayKind(data);
+  if (kind === info.arrayKind) return info.array;
+  if (info.alternative !== undefined && kind === info.alternativeKind) return info.alternative;
   return undefined;
 }
 

@@ -7,7 +7,7 @@
 // repeating an earlier one reuses its plan); no view or string is made per call. Hardmax's
 // one-hot output is built here from the winning indices, unless its winners are dense (then the
 // core writes it and it is read out as other outputs are: bindings' writes_one_hot).
-import { DTYPE_BY_CODE, dataClass, describeValue } from './dtypes.js';
+import { DTYPE_BY_CODE, bufferOf, byteLengthOf, byteOffsetOf, bytesOf, dataClass, describeValue, lengthOf, plainView, typedArrayKind } from './dtypes.js';
 import { currentModule } from './module.js';
 import { Tensor, expectedClassText, readTensorLike } from './tensor.js';
 import { RequestWriter } from './wire.js';
@@ -184,10 +184,14 @@ function runArguments(s, opType, opset, tensors, attrs, problem, out) {
     writer.value(attrs[2 * a + 1]);
   }
 
-  // Small or resident inputs make the whole call one crossing into wasm (bindings' run()).
   const input = tensors[0];
+  // The request holds the data's length as read before (tensor.js: readTensorLike); a getter
+  // reached while writing (dims, a list attribute) may have resized or detached its buffer since.
+  if (input && lengthOf(input.data) !== input.length)
+    failWith(s, header, `input 0's data changed size while the call read its arguments (its buffer was resized or detached)`);
+  // Small or resident inputs make the whole call one crossing into wasm (bindings' run()).
   const at = inputAddress(s, input);
-  const status = s.run(writer.count, at, at ? input.data.length : 0, s.staging, STAGING_BYTES);
+  const status = s.run(writer.count, at, at ? input.length : 0, s.staging, STAGING_BYTES);
   if (status === 1) {
     const message = M._lastError();
     M._finish();
@@ -244,8 +248,6 @@ function readArguments(inputs, attributes) {
 // per-call cost.)
 const heapViewName = (cls, info) => (cls === info.array ? info.view : undefined);
 
-const bytesOf = (data) => new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-
 // Where the core can read the whole input at once: its own address when it already is in wasm
 // memory, the staging buffer (copied there) when it fits, else 0: it is streamed after prepare.
 function inputAddress(s, input) {
@@ -253,9 +255,10 @@ function inputAddress(s, input) {
   const { staging } = s;
   const data = input.data;
   const views = heap(s);
-  // (byteOffset first: .buffer is a slow getter, and a heap view never starts at address 0)
-  if (data.byteOffset !== 0 && data.buffer === views.HEAPU8.buffer) return data.byteOffset;
-  if (data.byteLength > STAGING_BYTES) return 0;
+  // (the offset first: the buffer's getter is slower, and a heap view never starts at address 0)
+  const offset = byteOffsetOf(data);
+  if (offset !== 0 && bufferOf(data) === views.HEAPU8.buffer) return offset;
+  if (input.length * input.info.bytes > STAGING_BYTES) return 0;
   const viewName = heapViewName(input.cls, input.info);
   if (viewName) views[viewName].set(data, staging / input.info.bytes);
   else views.HEAPU8.set(bytesOf(data), staging);
@@ -263,11 +266,13 @@ function inputAddress(s, input) {
 }
 
 // How the input is copied into the staging buffer: through the heap view of its own class
-// (viewName), or as bytes (classes without one, e.g. Float16Array); unit = source entries per element.
+// (viewName), or as bytes (classes without one, e.g. Float16Array); unit = source entries per
+// element. The source is a view of the data's memory of this module's making, whose subarray()
+// runs no code of the caller's (a subclass's species).
 function stagingSource(input) {
   const viewName = heapViewName(input.cls, input.info);
   return viewName
-    ? { viewName, source: input.data, unit: 1 }
+    ? { viewName, source: plainView(input.data, input.cls), unit: 1 }
     : { viewName, source: bytesOf(input.data), unit: input.info.bytes };
 }
 
@@ -277,12 +282,13 @@ function feedInput(s, input, drain) {
   const { M, staging } = s;
   const data = input.data;
   const size = input.info.bytes;
-  const n = data.length;
+  const n = input.length;
   const per = Math.floor(STAGING_BYTES / size); // elements per chunk
-  if (data.buffer === heap(s).HEAPU8.buffer) { // already in wasm memory: no copy; in chunks when windowed
+  if (bufferOf(data) === heap(s).HEAPU8.buffer) { // already in wasm memory: no copy; in chunks when windowed
     const step = drain ? per : n;
+    const offset = byteOffsetOf(data);
     for (let at = 0; at < n; at += step) {
-      check(M, M._feed(data.byteOffset + at * size, Math.min(step, n - at)));
+      check(M, M._feed(offset + at * size, Math.min(step, n - at)));
       if (drain) drain();
     }
     return;
@@ -338,7 +344,7 @@ function feedGathered(s, input, blocks, drain) {
   const g = s.gather;
   const { viewName, source, unit } = stagingSource(input);
   const offsets = heap(s).HEAPF64[g + 1] / 8;
-  for (let fed = 0, total = input.data.length; fed < total; ) {
+  for (let fed = 0, total = input.length; fed < total; ) {
     const words = heap(s).HEAPF64;
     const offset = words[g + 2], runs = words[g + 3], length = words[g + 4], stride = words[g + 5];
     if (!(runs > 0 && length > 0)) throw new Error('onnx-extrema: an empty gathered window (internal error)'); // never loop in place
@@ -420,33 +426,36 @@ function newOutput(s, header, OutClass, info, count, overwritten = false) {
 // (The views' getters cost 20-25 ns each: .buffer is read once, the byte ranges only for an input
 // in the same buffer.)
 function outProblem(s, out, tensors) {
-  if (!ArrayBuffer.isView(out) || out instanceof DataView)
+  if (typedArrayKind(out) === undefined)
     return `option 'out' must be a typed array to write the output into, got ${describeValue(out)}`;
-  const buffer = out.buffer;
+  const buffer = bufferOf(out);
   if (buffer === heap(s).buffer)
     return "option 'out' is a view of onnx-extrema's own wasm memory, which moves when it grows; give an array of your own";
   for (let k = 0; k < tensors.length; k += 1) {
     const data = tensors[k]?.data;
-    if (!data || data.buffer !== buffer) continue;
-    const start = out.byteOffset, end = start + out.byteLength;
-    if (start < end && data.byteLength > 0 && start < data.byteOffset + data.byteLength && data.byteOffset < end)
+    if (!data || bufferOf(data) !== buffer) continue;
+    const start = byteOffsetOf(out), end = start + byteLengthOf(out);
+    const dataStart = byteOffsetOf(data), dataEnd = dataStart + byteLengthOf(data);
+    if (start < end && dataStart < dataEnd && start < dataEnd && dataStart < end)
       return `option 'out' shares memory with input ${k}; the output must go to memory of its own`;
   }
   return undefined;
 }
 
-// The caller's `out` as the output array, once its class (one the output's type takes: a float16
-// output takes a Uint16Array or a Float16Array) and length are right: a plain view of it, as
-// inputs are read (no method of a subclass runs inside a call; runNode returns `out` itself).
+// The caller's `out` (a typed array: outProblem) as the output array, once its class (one the
+// output's type takes: a float16 output takes a Uint16Array or a Float16Array) and length are
+// right: a view of its memory of this module's making, so that no property or method of the
+// caller's object (a subclass's, an own getter) runs inside a call; runNode returns `out` itself.
 function claimOutput(s, header, out, r) {
   const { info, count } = r;
   const cls = dataClass(info, out);
-  if (!cls || out.length !== count) {
+  const length = lengthOf(out);
+  if (!cls || length !== count) {
     const expected = `${expectedClassText(info)} of ${count} element${count === 1 ? '' : 's'}`;
-    const got = `${describeValue(out)} of ${out.length} element${out.length === 1 ? '' : 's'}`;
+    const got = `${describeValue(out)} of ${length} element${length === 1 ? '' : 's'}`;
     failWith(s, header, `option 'out' must be ${expected} (the output's ${info.name} data, dims ${JSON.stringify(r.dims)}), got ${got}`);
   }
-  return Object.getPrototypeOf(out) === cls.prototype ? out : new cls(out.buffer, out.byteOffset, out.length);
+  return plainView(out, cls);
 }
 
 // The output array: the caller's `out` when given (zero-filled unless `overwritten`), else a new one.
@@ -548,7 +557,7 @@ function compute(s, header, input, fed, given) {
   const r = response(s);
   const data = input.data;
   if (r.identity) {
-    if (given === undefined) return resultTensor(r.type, new input.cls(data), r.dims); // a copy, same class
+    if (given === undefined) return resultTensor(r.type, plainView(data, input.cls).slice(), r.dims); // a copy, same class
     const out = claimOutput(s, header, given, r);
     bytesOf(out).set(bytesOf(data));
     return resultTensor(r.type, out, r.dims);

@@ -1,6 +1,6 @@
 // The Tensor class ({ type, data, dims }, the shape of onnxruntime-web's ort.Tensor) and the
 // reading of tensor-likes given to operators.
-import { DTYPES, dataClass, describeValue, dtypeOf } from './dtypes.js';
+import { DTYPES, dataClass, describeValue, dtypeOf, lengthOf } from './dtypes.js';
 
 // 'a Float32Array', or 'a Uint16Array (or Float16Array)' for a dtype with two classes.
 export function expectedClassText(info) {
@@ -21,13 +21,15 @@ export function readTensorLike(x) {
   const cls = dataClass(info, data);
   if (!cls)
     return { problem: `has type '${type}' but its data is ${describeValue(data)}; '${type}' data must be ${expectedClassText(info)}` };
-  // A subclass instance is read through a plain view of the same memory, so that no method of
-  // the caller's class runs inside a call (species-aware subarray/slice would run its constructor).
-  const plain = Object.getPrototypeOf(data) === cls.prototype ? data : new cls(data.buffer, data.byteOffset, data.length);
-  if (dims === undefined) return { type, info, cls, data: plain, dims: [plain.length] };
+  // From here on the call reads the data's elements and its own memory, and its length as read
+  // here, never a property or method of the caller's object (dtypes.js: intrinsics): a subclass's
+  // species-aware subarray would run its constructor, an own `length` getter could lie. The call
+  // checks that the length still holds once its request is written (getters of dims may resize).
+  const length = lengthOf(data);
+  if (dims === undefined) return { type, info, cls, data, length, dims: [length] };
   if (!Array.isArray(dims) && !(ArrayBuffer.isView(dims) && !(dims instanceof DataView)))
     return { problem: `has dims ${describeValue(dims)}; dims must be an array of non-negative integers` };
-  return { type, info, cls, data: plain, dims };
+  return { type, info, cls, data, length, dims };
 }
 
 export class Tensor {
@@ -54,8 +56,8 @@ export class Tensor {
       if (!Number.isSafeInteger(d) || d < 0) throw new Error(`Tensor: dims ${JSON.stringify(shape)} must be non-negative integers`);
       size *= d;
     }
-    if (size !== read.data.length)
-      throw new Error(`Tensor: dims ${JSON.stringify(shape)} need ${size} elements but data has ${read.data.length}`);
+    if (size !== read.length)
+      throw new Error(`Tensor: dims ${JSON.stringify(shape)} need ${size} elements but data has ${read.length}`);
     this.type = type;
     this.data = read.data;
     this.dims = shape;

@@ -99,13 +99,13 @@ export class RequestWriter {
   /** A checked tensor-like (see readTensorLike); `inlineValues` carries its data (small inputs). */
   tensor(t, inlineValues) {
     if (t === null) return this.put(0);
-    const { dims, data } = t;
+    const { dims, data, length } = t; // length: the data's, as read once (tensor.js)
     const rank = dims.length;
     const words = this.words;
     let at = this.at;
     words[at++] = 1;
     words[at++] = t.info.code;
-    words[at++] = data.length;
+    words[at++] = length;
     words[at++] = rank;
     for (let i = 0, n = Math.min(rank, this.limits.rank); i < n; i += 1) {
       const d = dims[i]; // numbers, or BigInts as ONNX protobuf readers give int64 dims
@@ -114,8 +114,8 @@ export class RequestWriter {
     if (!inlineValues) {
       words[at++] = 0;
     } else {
-      words[at++] = data.length;
-      for (let i = 0, n = Math.min(data.length, this.limits.listed); i < n; i += 1) words[at++] = Number(data[i]);
+      words[at++] = length;
+      for (let i = 0, n = Math.min(length, this.limits.listed); i < n; i += 1) words[at++] = Number(data[i]);
     }
     this.at = at;
   }

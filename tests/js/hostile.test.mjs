@@ -273,13 +273,21 @@ test('Proxies that lie about data, and getters that call back into the API, end 
   const axes = new Proxy([1], { get: (t, k) => (k === '0' && innerOther(), Reflect.get(t, k)) });
   assert.throws(() => api.runNode('ReduceMax', [x], { axes, keepdims: 0 }, 13), busy);
   canary(5);
+  // A subclass's getters on option 'out' are never run (its memory is read through the
+  // intrinsic getters), so they cannot re-enter.
+  let ranGetter = false;
   class Tracked extends BigInt64Array {
     get length() {
+      ranGetter = true;
       innerOther();
       return super.length;
     }
   }
-  assert.throws(() => api.argMax({ type: 'float32', data: negative, dims: [2, 3] }, { axis: 1, keepdims: 0 }, { out: new Tracked(2) }), busy);
+  const tracked = new Tracked(2);
+  const claimed = api.argMax({ type: 'float32', data: negative, dims: [2, 3] }, { axis: 1, keepdims: 0 }, { out: tracked });
+  assert.equal(claimed.data, tracked);
+  assert.deepEqual(Array.from(BigInt64Array.prototype.values.call(tracked)), [0n, 1n]);
+  assert.equal(ranGetter, false);
   canary(5);
   mustEqual(innerOther(), 'ArgMax', 13, other, { axis: 1, keepdims: 0 });
   // A getter that resizes the data's buffer while the call runs.
@@ -311,6 +319,55 @@ function hostileRound() {
   }
   for (const call of pool) assert.equal(verify(api, call), null);
 }
+
+test("a typed array's own getters, methods and prototype never decide what a call reads", () => {
+  // An earlier call leaves 100 at index 5 of the staging buffer: a call that trusted a lying
+  // length read it (ArgMax answered 5 over four values).
+  const stale = () => api.runNode('ArgMax', [{ type: 'float32', data: new Float32Array([0, 0, 0, 0, 0, 100, 0, 0]), dims: [1, 8] }], { axis: 1 }, 13);
+  const lying = (values, overrides) => {
+    const data = Float32Array.from(values);
+    for (const [key, get] of Object.entries(overrides)) Object.defineProperty(data, key, { get });
+    return data;
+  };
+  for (const overrides of [{ length: () => 8 }, { byteLength: () => 32 }, { byteOffset: () => 16 }, { buffer: () => new ArrayBuffer(64) }]) {
+    stale();
+    const x = { type: 'float32', data: lying([4, 3, 2, 1], overrides), dims: [1, 8] };
+    mustThrow(() => api.runNode('ArgMax', [x], { axis: 1 }, 13), /^ArgMax version 13: input 'data' has 4 elements of data but dims \[1, 8\] need 8/);
+    stale();
+    mustEqual(api.runNode('ArgMax', [{ ...x, dims: [1, 4] }], { axis: 1 }, 13), 'ArgMax', 13, { type: 'float32', data: new Float32Array([4, 3, 2, 1]), dims: [1, 4] }, { axis: 1 });
+  }
+  // A prototype swapped for another class's: the data is what its memory holds, not what it claims.
+  const swapped = Object.setPrototypeOf(new Float32Array([1, 3, 2]), Uint16Array.prototype);
+  mustThrow(() => api.argMax({ type: 'float16', data: swapped, dims: [3] }), /^ArgMax version 13: input 0 has type 'float16' but its data is a Float32Array/);
+  mustEqual(api.argMax({ type: 'float32', data: swapped, dims: [3] }), 'ArgMax', 13, { type: 'float32', data: new Float32Array([1, 3, 2]), dims: [3] }, {});
+  // A streamed input (past the staging buffer) and an output whose own methods, subarray and
+  // species would run the caller's code: none runs, and the answer is right.
+  let ran = 0;
+  const count = (name) => () => (ran += 1, () => { throw new Error(`${name} ran`); });
+  const big = new Float32Array(300000).map((_, i) => Math.sin(i));
+  Object.defineProperty(big, 'subarray', { get: count('subarray') });
+  Object.defineProperty(big, 'constructor', { get: count('constructor') });
+  const out = new BigInt64Array(3);
+  for (const name of ['set', 'fill', 'subarray', 'constructor']) Object.defineProperty(out, name, { get: count(`out.${name}`) });
+  const dims = [3, 100000];
+  const answer = api.argMax({ type: 'float32', data: big, dims }, { axis: 1, keepdims: 0 }, { out });
+  assert.equal(answer.data, out);
+  assert.equal(ran, 0);
+  const plain = new Float32Array(big);
+  mustEqual(api.argMax({ type: 'float32', data: plain, dims }, { axis: 1, keepdims: 0 }), 'ArgMax', 13, { type: 'float32', data: plain, dims }, { axis: 1, keepdims: 0 });
+  assert.deepEqual(Array.from(BigInt64Array.prototype.values.call(out)), Array.from(api.argMax({ type: 'float32', data: plain, dims }, { axis: 1, keepdims: 0 }).data));
+  // A buffer resized by a getter reached while the request is written: an Error, never the
+  // bytes an earlier call left.
+  for (const shrinkTo of [16, 8, 0]) {
+    stale();
+    const rab = new ArrayBuffer(32, { maxByteLength: 64 });
+    const tracking = new Float32Array(rab);
+    tracking.set([1, 2, 3, 4, 5, 6, 7, 8]);
+    const resizing = new Proxy([1, 8], { get: (t, k) => (k === '1' && rab.resize(shrinkTo), Reflect.get(t, k)) });
+    mustThrow(() => api.runNode('ArgMax', [{ type: 'float32', data: tracking, dims: resizing }], { axis: 1 }, 13), /^ArgMax version 13: input 0's data changed size/);
+  }
+  canary(20);
+});
 
 test('memory does not creep: wasm heap size and allocator state stable, RSS roughly stable', () => {
   hostileRound();
