@@ -136,6 +136,9 @@ test('valid tensor-likes in unusual forms give the right answer', () => {
   check({ type: 'float32', data: new Float32Array(big.buffer, 20, 6), dims: [2, 3] }); // a view at an offset
   class Scores extends Float32Array {}
   check({ type: 'float32', data: new Scores(big.buffer, 20, 6), dims: [2, 3] }); // a subclass view at an offset (read through a plain view)
+  const otherRealm = vm.runInNewContext('new Float32Array(6)'); // from a vm context (an iframe, a worker's realm): not instanceof here
+  otherRealm.set(base.data);
+  check({ type: 'float32', data: otherRealm, dims: [2, 3] });
   const shared = new Float32Array(new SharedArrayBuffer(24));
   shared.set(base.data);
   check({ type: 'float32', data: shared, dims: [2, 3] });
