@@ -67,6 +67,7 @@ const heapViews = (M) => ({
   HEAP64: M.HEAP64,
   HEAPU64: M.HEAPU64,
   buffer: M.HEAPU8.buffer,
+  byCode: DTYPE_BY_CODE.map((info) => (info ? M[info.view] : undefined)), // each dtype's own view: heapViewFor
 });
 
 // The module's heap views, current: memory growth (in any call into wasm) detaches the buffer
@@ -242,11 +243,14 @@ function readArguments(inputs, attributes) {
   return { tensors, attrs };
 }
 
-// The heap view (its name) for arrays of class `cls` holding dtype `info`: a same-class set() is a
-// plain memcpy, with no view to create per call. The dtype's other class (Float16Array) has
-// none: it goes through a byte view. (Read off the dtype: a Map lookup by class was a measured
-// per-call cost.)
-const heapViewName = (cls, info) => (cls === info.array ? info.view : undefined);
+// The heap view for arrays of class `cls` holding dtype `info` (a same-class set() is a plain
+// memcpy, with no view to create per call), or undefined: the dtype's other class (Float16Array)
+// has none and goes through a byte view. By the dtype's code (a Map lookup by class was a
+// measured per-call cost, and a read by the view's name turns megamorphic once a process has
+// used several types), and set() as %TypedArray%.prototype's own, so no call site sees many classes.
+const heapViewFor = (views, cls, info) => (cls === info.array ? views.byCode[info.code] : undefined);
+const typedArraySet = Object.getPrototypeOf(Uint8Array.prototype).set;
+const typedArraySlice = Object.getPrototypeOf(Uint8Array.prototype).slice;
 
 // Where the core can read the whole input at once: its own address when it already is in wasm
 // memory, the staging buffer (copied there) when it fits, else 0: it is streamed after prepare.
@@ -259,21 +263,20 @@ function inputAddress(s, input) {
   const offset = byteOffsetOf(data);
   if (offset !== 0 && bufferOf(data) === views.HEAPU8.buffer) return offset;
   if (input.length * input.info.bytes > STAGING_BYTES) return 0;
-  const viewName = heapViewName(input.cls, input.info);
-  if (viewName) views[viewName].set(data, staging / input.info.bytes);
+  const view = heapViewFor(views, input.cls, input.info);
+  if (view) typedArraySet.call(view, data, staging / input.info.bytes);
   else views.HEAPU8.set(bytesOf(data), staging);
   return staging;
 }
 
 // How the input is copied into the staging buffer: through the heap view of its own class
-// (viewName), or as bytes (classes without one, e.g. Float16Array); unit = source entries per
-// element. The source is a view of the data's memory of this module's making, whose subarray()
-// runs no code of the caller's (a subclass's species).
+// (`target(views)`), or as bytes (classes without one, e.g. Float16Array); unit = source entries
+// per element. The source is a view of the data's memory of this module's making, whose
+// subarray() runs no code of the caller's (a subclass's species).
 function stagingSource(input) {
-  const viewName = heapViewName(input.cls, input.info);
-  return viewName
-    ? { viewName, source: plainView(input.data, input.cls), unit: 1 }
-    : { viewName, source: bytesOf(input.data), unit: input.info.bytes };
+  return input.cls === input.info.array
+    ? { target: (views) => views.byCode[input.info.code], source: plainView(input.data, input.cls), unit: 1 }
+    : { target: (views) => views.HEAPU8, source: bytesOf(input.data), unit: input.info.bytes };
 }
 
 // Streams the input through the staging buffer: copy a chunk, reduce it while it is in cache.
@@ -293,10 +296,10 @@ function feedInput(s, input, drain) {
     }
     return;
   }
-  const { viewName, source, unit } = stagingSource(input);
+  const { target, source, unit } = stagingSource(input);
   for (let at = 0; at < n; at += per) {
     const take = Math.min(per, n - at);
-    const view = heap(s)[viewName ?? 'HEAPU8'];
+    const view = target(heap(s));
     view.set(source.subarray(at * unit, (at + take) * unit), staging / view.BYTES_PER_ELEMENT);
     check(M, M._feed(staging, take));
     if (drain) drain();
@@ -314,7 +317,7 @@ function feedTiles(s, input, width, drain) {
   const words = heap(s).HEAPF64;
   const h = s.step;
   const outer = words[h], reduce = words[h + 1], inner = words[h + 2];
-  const { viewName, source, unit } = stagingSource(input);
+  const { target, source, unit } = stagingSource(input);
   const rowStep = inner * unit;
   const parts = Math.ceil(reduce / Math.floor(STAGING_BYTES / (width * input.info.bytes)));
   const partRows = Math.ceil(reduce / parts);
@@ -324,7 +327,7 @@ function feedTiles(s, input, width, drain) {
       const length = w * unit;
       for (let r0 = 0; r0 < reduce; r0 += partRows) {
         const rows = Math.min(partRows, reduce - r0);
-        const view = heap(s)[viewName ?? 'HEAPU8'];
+        const view = target(heap(s));
         let from = ((o * reduce + r0) * inner + c) * unit;
         for (let r = 0, to = staging / view.BYTES_PER_ELEMENT; r < rows; r += 1, from += rowStep, to += length)
           view.set(source.subarray(from, from + length), to);
@@ -342,13 +345,13 @@ function feedTiles(s, input, width, drain) {
 function feedGathered(s, input, blocks, drain) {
   const { M, staging } = s;
   const g = s.gather;
-  const { viewName, source, unit } = stagingSource(input);
+  const { target, source, unit } = stagingSource(input);
   const offsets = heap(s).HEAPF64[g + 1] / 8;
   for (let fed = 0, total = input.length; fed < total; ) {
     const words = heap(s).HEAPF64;
     const offset = words[g + 2], runs = words[g + 3], length = words[g + 4], stride = words[g + 5];
     if (!(runs > 0 && length > 0)) throw new Error('onnx-extrema: an empty gathered window (internal error)'); // never loop in place
-    const view = heap(s)[viewName ?? 'HEAPU8'];
+    const view = target(heap(s));
     const size = length * unit;
     let to = staging / view.BYTES_PER_ELEMENT;
     for (let b = 0; b < blocks; b += 1) {
@@ -404,7 +407,7 @@ const allocUninitialized = typeof globalThis.Buffer?.allocUnsafeSlow === 'functi
 // A new output array; `overwritten`: the caller writes every element before anyone reads it (so
 // it may start uninitialized), else it starts zeroed.
 function newOutput(s, header, OutClass, info, count, overwritten = false) {
-  if (overwritten && allocUninitialized && count > 0 && heapViewName(OutClass, info)) {
+  if (overwritten && allocUninitialized && count > 0 && OutClass === info.array) {
     try {
       const buffer = allocUninitialized(count * OutClass.BYTES_PER_ELEMENT);
       if (buffer.byteLength === count * OutClass.BYTES_PER_ELEMENT) return new OutClass(buffer);
@@ -477,12 +480,15 @@ function stagedOutput(s, header, input, r, given) {
     return resultTensor(r.type, out, r.dims);
   }
   const OutClass = outputClass(input, r);
-  const viewName = heapViewName(OutClass, r.info);
-  if (viewName) {
-    const view = heap(s)[viewName];
+  const view = heapViewFor(heap(s), OutClass, r.info);
+  if (view) {
     const at = staging / r.info.bytes;
-    if (r.count > SMALL_OUTPUT) return resultTensor(r.type, view.slice(at, at + r.count), r.dims);
-    const out = new OutClass(r.count); // cheaper than slice() for a few elements
+    // A few int64 indices (ArgMax/ArgMin) by a loop, cheaper than slice(); any other class by
+    // slice(): the loop's element accesses went megamorphic once a process had used several
+    // classes here (after calls of eight types, [1,10] ArgMax 0.52 -> 0.43 us, float16 [1,32000]
+    // 1.76 -> 1.60; level in a process of one type).
+    if (r.count > SMALL_OUTPUT || OutClass !== BigInt64Array) return resultTensor(r.type, typedArraySlice.call(view, at, at + r.count), r.dims);
+    const out = new BigInt64Array(r.count);
     for (let k = 0; k < r.count; k += 1) out[k] = view[at + k];
     return resultTensor(r.type, out, r.dims);
   }
@@ -539,15 +545,15 @@ function readOutput(s, out, info, begin, end) {
 // n output elements from the staging buffer into out[at, at + n): through the heap view of out's
 // class, or as bytes (a Float16Array).
 function copyOut(s, out, info, at, n) {
-  const viewName = heapViewName(out.constructor, info);
-  const unit = viewName ? 1 : info.bytes; // target entries per element
-  const view = heap(s)[viewName ?? 'HEAPU8'];
+  const own = heapViewFor(heap(s), out.constructor, info);
+  const unit = own ? 1 : info.bytes; // target entries per element
+  const view = own ?? heap(s).HEAPU8;
   const from = s.staging / view.BYTES_PER_ELEMENT;
-  if (viewName && n <= SMALL_OUTPUT) {
+  if (own && n <= SMALL_OUTPUT && info.array === BigInt64Array) { // (as stagedOutput's)
     for (let k = 0; k < n; k += 1) out[at + k] = view[from + k]; // cheaper than a view and set() for a few
     return;
   }
-  (viewName ? out : bytesOf(out)).set(view.subarray(from, from + n * unit), at * unit);
+  (own ? out : bytesOf(out)).set(view.subarray(from, from + n * unit), at * unit);
 }
 
 // The call after prepare (and after the whole input was fed, when `fed`): streams the input if
