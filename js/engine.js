@@ -206,8 +206,8 @@ function runArguments(s, opType, opset, tensors, attrs, problem, out) {
   }
 }
 
-// The output written into the caller's `out` (through a plain view of it when it is a subclass:
-// claimOutput) has the caller's own array as its data.
+// The output written into the caller's `out` (through a view of its memory: claimOutput) has the
+// caller's own array as its data.
 function withCallersOut(tensor, out) {
   if (out !== undefined) tensor.data = out;
   return tensor;
