@@ -149,10 +149,10 @@ export function runNodeOutput(opType, inputs, attributes, opset, options) {
   // caller's that still runs (a dims or list element read through a getter or a Proxy while the
   // request is written, a getter of option 'out') may not start another call, which would
   // overwrite them and could make this one answer wrong.
-  const { tensors, attrs, problem } = readArguments(inputs, attributes);
+  const { inputCount, tensors, attrs, problem } = readArguments(inputs, attributes, s.writer.limits.inputs);
   s.busy = true;
   try {
-    return runArguments(s, opType, opset, tensors, attrs, problem, out);
+    return runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out);
   } finally {
     s.busy = false;
   }
@@ -168,7 +168,7 @@ function callWhileBusyError(opType, opset) {
 }
 
 // runNodeOutput once the arguments are read (and the module is this call's).
-function runArguments(s, opType, opset, tensors, attrs, problem, out) {
+function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out) {
   const { M, writer } = s;
   const header = writer.begin(heap(s).HEAPF64, opType, opset);
   if (problem) failWith(s, header, problem);
@@ -177,8 +177,8 @@ function runArguments(s, opType, opset, tensors, attrs, problem, out) {
     if (outIssue) failWith(s, header, outIssue);
   }
 
-  writer.put(tensors.length);
-  for (let k = 0; k < Math.min(tensors.length, writer.limits.inputs); k += 1) writer.tensor(tensors[k], k > 0);
+  writer.put(inputCount);
+  for (let k = 0; k < tensors.length; k += 1) writer.tensor(tensors[k], k > 0);
   writer.put(attrs.length / 2);
   for (let a = 0; a < Math.min(attrs.length / 2, writer.limits.attrs); a += 1) {
     writer.name(attrs[2 * a]);
@@ -214,13 +214,15 @@ function withCallersOut(tensor, out) {
 }
 
 // readArguments' answer for a problem (made only then: the call path allocates nothing for it).
-const argumentsProblem = (problem) => ({ tensors: [], attrs: [], problem });
+const argumentsProblem = (problem) => ({ inputCount: 0, tensors: [], attrs: [], problem });
 
-// The checked tensor-likes and the defined attributes (name, value, name, value, ...), or the
-// first problem.
-function readArguments(inputs, attributes) {
+// The count of inputs, the checked tensor-likes among the first `carried` (the request carries
+// no more: a sparse Array may be 2^32 - 1 long, and reading every entry took 7 s for 10^8), and
+// the defined attributes (name, value, name, value, ...); or the first problem.
+function readArguments(inputs, attributes, carried) {
   if (!Array.isArray(inputs)) return argumentsProblem(`inputs must be an array of tensors, got ${describeValue(inputs)}`);
-  const tensors = new Array(inputs.length);
+  const inputCount = inputs.length;
+  const tensors = new Array(Math.min(inputCount, carried));
   for (let k = 0; k < tensors.length; k += 1) {
     const x = inputs[k];
     if (x === null || x === undefined) {
@@ -231,7 +233,7 @@ function readArguments(inputs, attributes) {
     if (read.problem) return argumentsProblem(`input ${k} ${read.problem}`);
     tensors[k] = read;
   }
-  if (attributes === undefined) return { tensors, attrs: [] };
+  if (attributes === undefined) return { inputCount, tensors, attrs: [] };
   if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes) || attributes instanceof Map)
     return argumentsProblem(`attributes must be an object, got ${describeValue(attributes)}`);
   const attrs = [];
@@ -240,7 +242,7 @@ function readArguments(inputs, attributes) {
     const value = attributes[name]; // each read once, in key order
     if (value !== undefined) attrs.push(name, value);
   }
-  return { tensors, attrs };
+  return { inputCount, tensors, attrs };
 }
 
 // The heap view for arrays of class `cls` holding dtype `info` (a same-class set() is a plain

@@ -165,6 +165,20 @@ test('valid tensor-likes in unusual forms give the right answer', () => {
   canary(50);
 });
 
+test('a sparse inputs Array of any length is an Error after reading only the entries a request carries', () => {
+  // Every entry was read: 7 s for a length of 10^8, minutes for 2^32 - 1.
+  const huge = new Array(2 ** 32 - 1);
+  huge[0] = x23();
+  mustThrow(() => api.runNode('ArgMax', huge, { axis: 1 }, 13), /^ArgMax version 13: takes 1 input, got 4294967295/);
+  const sparse = new Array(100000);
+  sparse[0] = x23();
+  let reads = 0;
+  const counted = new Proxy(sparse, { get: (t, k) => (typeof k === 'string' && /^\d+$/.test(k) && (reads += 1), Reflect.get(t, k)) });
+  mustThrow(() => api.runNode('ArgMax', counted, { axis: 1 }, 13), /^ArgMax version 13: takes 1 input, got 100000/);
+  assert.ok(reads <= currentModule().MAX_INPUTS_LISTED, `${reads} entries read`);
+  canary(5);
+});
+
 test('absurd opsets and axes are labelled errors', () => {
   for (const opset of [0, -1, 1.5, NaN, Infinity, -Infinity, '13', 13.000001, 0n, -13n, true, null, {}, [13], Symbol('o')])
     for (const op of ['ArgMax', 'ArgMin', 'ReduceMax', 'Hardmax'])
