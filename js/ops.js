@@ -27,13 +27,15 @@ export function reduceMax(x, attributes, options) {
 function axesTensor(axes, opset) {
   const isList = Array.isArray(axes) || (ArrayBuffer.isView(axes) && !(axes instanceof DataView));
   if (!isList) throw nodeError('ReduceMax', opset, `attribute 'axes' must be a list of integers, got ${describeValue(axes)}`);
-  const data = new BigInt64Array(axes.length);
+  // Entry by entry, the array made after: a sparse Array's length says nothing of its entries
+  // (new Array(2 ** 32 - 1) had the 32 GB array allocated first, a RangeError).
+  const values = [];
   for (let i = 0; i < axes.length; i += 1) {
     const v = axes[i];
-    if (typeof v === 'bigint' && BigInt.asIntN(64, v) === v) data[i] = v;
-    else if (Number.isSafeInteger(v)) data[i] = BigInt(v);
+    if (typeof v === 'bigint' && BigInt.asIntN(64, v) === v) values.push(v);
+    else if (Number.isSafeInteger(v)) values.push(BigInt(v));
     else if (typeof v === 'bigint') throw nodeError('ReduceMax', opset, `attribute 'axes' must hold int64 integers, but entry ${i} is ${v}n`);
     else throw nodeError('ReduceMax', opset, `attribute 'axes' must hold integers, but entry ${i} is ${typeof v === 'number' ? v : describeValue(v)}`);
   }
-  return new Tensor('int64', data, [data.length]);
+  return new Tensor('int64', BigInt64Array.from(values), [values.length]);
 }

@@ -176,6 +176,9 @@ test('a sparse inputs Array of any length is an Error after reading only the ent
   const counted = new Proxy(sparse, { get: (t, k) => (typeof k === 'string' && /^\d+$/.test(k) && (reads += 1), Reflect.get(t, k)) });
   mustThrow(() => api.runNode('ArgMax', counted, { axis: 1 }, 13), /^ArgMax version 13: takes 1 input, got 100000/);
   assert.ok(reads <= currentModule().MAX_INPUTS_LISTED, `${reads} entries read`);
+  // The same for reduceMax's axes, which it makes an int64 tensor of from opset 18 on (the array
+  // of 2^32 - 1 entries was allocated first: a RangeError).
+  mustThrow(() => api.reduceMax(x23(), { axes: huge.slice(1) }), /^ReduceMax version 20: attribute 'axes' must hold integers, but entry 0 is undefined/);
   canary(5);
 });
 
