@@ -83,11 +83,19 @@ export class RequestWriter {
   }
 
   list(v) {
-    // Only the carried entries matter: a longer list is rejected for its length alone.
-    const n = Math.min(v.length, this.limits.listed);
-    for (let i = 0; i < n; i += 1) if (!isNumeric(v[i])) return this.put3(KIND.other, OTHER.listWithNonNumber, 0);
-    this.put3(KIND.list, OTHER.none, v.length);
-    for (let i = 0; i < n; i += 1) this.put(Number(v[i]));
+    // Only the carried entries matter: a longer list is rejected for its length alone. The length
+    // and each entry are read once: a Proxy or getter may answer differently each time, and a
+    // count read again could claim entries that were never written.
+    const length = v.length;
+    const n = Math.min(length, this.limits.listed);
+    const start = this.at;
+    for (let i = 0; i < n; i += 1) {
+      const entry = v[i];
+      if (!isNumeric(entry)) return this.put3(KIND.other, OTHER.listWithNonNumber, 0);
+      this.words[start + 3 + i] = Number(entry); // after the three header words
+    }
+    this.put3(KIND.list, OTHER.none, length);
+    this.at = start + 3 + n;
   }
 
   put3(a, b, c) {

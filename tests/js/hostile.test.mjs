@@ -310,6 +310,16 @@ test('Proxies that lie about data, and getters that call back into the API, end 
   assert.equal(ranGetter, false);
   canary(5);
   mustEqual(innerOther(), 'ArgMax', 13, other, { axis: 1, keepdims: 0 });
+  // A list attribute's length and entries are read once (a Proxy answering differently each
+  // time: a count read again claimed entries never written, 'malformed request (internal
+  // error)'; an entry read again as a Symbol threw a TypeError naming nothing).
+  let lengthReads = 0;
+  const shifty = new Proxy([1], { get: (t, k) => (k === 'length' ? ((lengthReads += 1), lengthReads === 1 ? 1 : 3) : Reflect.get(t, k)) });
+  mustEqual(api.runNode('ReduceMax', [x], { axes: shifty, keepdims: 0 }, 13), 'ReduceMax', 13, x, { axes: [1], keepdims: 0 });
+  let entryReads = 0;
+  const flipping = new Proxy([1], { get: (t, k) => (k === '0' ? ((entryReads += 1), entryReads === 1 ? 1 : Symbol('s')) : Reflect.get(t, k)) });
+  mustEqual(api.runNode('ReduceMax', [x], { axes: flipping, keepdims: 0 }, 13), 'ReduceMax', 13, x, { axes: [1], keepdims: 0 });
+  canary(5);
   // A getter that resizes the data's buffer while the call runs.
   const rab = new ArrayBuffer(24, { maxByteLength: 48 });
   const tracking = new Float32Array(rab);
