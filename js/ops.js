@@ -17,9 +17,12 @@ export const hardmax = single('Hardmax');
 /** Maxima over `axes` (default all). Attributes: axes, keepdims, noop_with_empty_axes (18+). */
 export function reduceMax(x, attributes, options) {
   const opset = optionsOpset('ReduceMax', options);
-  const axes = attributes?.axes;
-  if (axes === undefined || !reduceAxesIsInput(opset)) return runNodeOutput('ReduceMax', [x], attributes, opset, options);
-  const { axes: _, ...rest } = attributes;
+  // (Not an attributes object: runNode names the problem.)
+  if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes) || attributes instanceof Map)
+    return runNodeOutput('ReduceMax', [x], attributes, opset, options);
+  const read = { ...attributes }; // each attribute read once (getters), in the caller's order
+  if (read.axes === undefined || !reduceAxesIsInput(opset)) return runNodeOutput('ReduceMax', [x], read, opset, options);
+  const { axes, ...rest } = read;
   return runNodeOutput('ReduceMax', [x, axesTensor(axes, opset)], rest, opset, options);
 }
 

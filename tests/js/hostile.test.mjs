@@ -319,6 +319,13 @@ test('Proxies that lie about data, and getters that call back into the API, end 
   let entryReads = 0;
   const flipping = new Proxy([1], { get: (t, k) => (k === '0' ? ((entryReads += 1), entryReads === 1 ? 1 : Symbol('s')) : Reflect.get(t, k)) });
   mustEqual(api.runNode('ReduceMax', [x], { axes: flipping, keepdims: 0 }, 13), 'ReduceMax', 13, x, { axes: [1], keepdims: 0 });
+  // The friendly reduceMax reads each attribute once too, at any opset (it read `axes` twice).
+  for (const opset of [13, 18]) {
+    let axesReads = 0;
+    const counted = { get axes() { axesReads += 1; return [1]; }, keepdims: 0 };
+    assert.deepEqual(Array.from(api.reduceMax(x, counted, { opset }).data), [3, 5]);
+    assert.equal(axesReads, 1, `opset ${opset}`);
+  }
   canary(5);
   // A getter that resizes the data's buffer while the call runs.
   const rab = new ArrayBuffer(24, { maxByteLength: 48 });
