@@ -138,10 +138,7 @@ export function runNode(opType, inputs, attributes, opset, options) {
 export function runNodeOutput(opType, inputs, attributes, opset, options) {
   const out = options === undefined || options === null ? undefined : checkedOptions(opType, options, opset).out;
   const s = session();
-  if (!s) {
-    const at = opset === undefined ? 'newest version' : `opset ${String(opset)}`;
-    throw new Error(`onnx-extrema: ${opText(opType)} (${at}) was called before init() resolved; await init() first`);
-  }
+  if (!s) throw new Error(`onnx-extrema: ${opText(opType)} (${versionText(opset)}) was called before init() resolved; await init() first`);
   if (s.busy) throw callWhileBusyError(opType, opset);
   // Read everything the caller gave before writing the request: getters (as ort.Tensor has) may
   // run any code, even another call, which is harmless until this call starts to write. From
@@ -158,11 +155,16 @@ export function runNodeOutput(opType, inputs, attributes, opset, options) {
   }
 }
 
+// The version a call asks for, named without the core (before init(), or while it is busy) and
+// without running the caller's code (no String() of an object).
+function versionText(opset) {
+  if (opset === undefined) return 'newest version';
+  return typeof opset === 'number' || typeof opset === 'bigint' ? `opset ${opset}` : `opset ${describeValue(opset)}`;
+}
+
 function callWhileBusyError(opType, opset) {
-  const version = typeof opset === 'number' || typeof opset === 'bigint' ? `opset ${opset}` : describeValue(opset);
-  const at = opset === undefined ? 'newest version' : version;
   return new Error(
-    `onnx-extrema: ${opText(opType)} (${at}) was called while another onnx-extrema call was running ` +
+    `onnx-extrema: ${opText(opType)} (${versionText(opset)}) was called while another onnx-extrema call was running ` +
       `(from a getter or a Proxy of that call's dims, attributes or option 'out'); make it outside that call`,
   );
 }
@@ -213,6 +215,10 @@ function withCallersOut(tensor, out) {
   return tensor;
 }
 
+/** Whether `attributes` is an object of attributes (not null, an Array or a Map). */
+export const isAttributesObject = (attributes) =>
+  attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes) && !(attributes instanceof Map);
+
 // readArguments' answer for a problem (made only then: the call path allocates nothing for it).
 const argumentsProblem = (problem) => ({ inputCount: 0, tensors: [], attrs: [], problem });
 
@@ -234,8 +240,7 @@ function readArguments(inputs, attributes, carried) {
     tensors[k] = read;
   }
   if (attributes === undefined) return { inputCount, tensors, attrs: [] };
-  if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes) || attributes instanceof Map)
-    return argumentsProblem(`attributes must be an object, got ${describeValue(attributes)}`);
+  if (!isAttributesObject(attributes)) return argumentsProblem(`attributes must be an object, got ${describeValue(attributes)}`);
   const attrs = [];
   for (const name in attributes) {
     if (!Object.hasOwn(attributes, name)) continue;
@@ -471,7 +476,12 @@ function outputArray(s, header, out, OutClass, r, overwritten = false) {
   return claimed;
 }
 
+// A few int64 indices (ArgMax/ArgMin) are copied out by a loop, cheaper than slice() or a view
+// and set(); any other class is not: a loop's element accesses went megamorphic once a process
+// had used several classes (after calls of eight types, [1,10] ArgMax 0.52 -> 0.43 us, float16
+// [1,32000] 1.76 -> 1.60; level in a process of one type).
 const SMALL_OUTPUT = 8;
+const copiesByLoop = (info, count) => count <= SMALL_OUTPUT && info.array === BigInt64Array;
 
 // The whole output, already in the staging buffer; into `out` when the caller gave one.
 function stagedOutput(s, header, input, r, given) {
@@ -485,11 +495,7 @@ function stagedOutput(s, header, input, r, given) {
   const view = heapViewFor(heap(s), OutClass, r.info);
   if (view) {
     const at = staging / r.info.bytes;
-    // A few int64 indices (ArgMax/ArgMin) by a loop, cheaper than slice(); any other class by
-    // slice(): the loop's element accesses went megamorphic once a process had used several
-    // classes here (after calls of eight types, [1,10] ArgMax 0.52 -> 0.43 us, float16 [1,32000]
-    // 1.76 -> 1.60; level in a process of one type).
-    if (r.count > SMALL_OUTPUT || OutClass !== BigInt64Array) return resultTensor(r.type, typedArraySlice.call(view, at, at + r.count), r.dims);
+    if (!copiesByLoop(r.info, r.count)) return resultTensor(r.type, typedArraySlice.call(view, at, at + r.count), r.dims);
     const out = new BigInt64Array(r.count);
     for (let k = 0; k < r.count; k += 1) out[k] = view[at + k];
     return resultTensor(r.type, out, r.dims);
@@ -551,8 +557,8 @@ function copyOut(s, out, info, at, n) {
   const unit = own ? 1 : info.bytes; // target entries per element
   const view = own ?? heap(s).HEAPU8;
   const from = s.staging / view.BYTES_PER_ELEMENT;
-  if (own && n <= SMALL_OUTPUT && info.array === BigInt64Array) { // (as stagedOutput's)
-    for (let k = 0; k < n; k += 1) out[at + k] = view[from + k]; // cheaper than a view and set() for a few
+  if (own && copiesByLoop(info, n)) {
+    for (let k = 0; k < n; k += 1) out[at + k] = view[from + k];
     return;
   }
   (own ? out : bytesOf(out)).set(view.subarray(from, from + n * unit), at * unit);

@@ -2,7 +2,7 @@
 // runNode call (runNodeOutput: the output without an array around it; the options passed on:
 // it reads `out`). reduceMax takes `axes` in every opset and passes it the way the version wants.
 import { describeValue } from './dtypes.js';
-import { nodeError, optionsOpset, reduceAxesIsInput, runNodeOutput } from './engine.js';
+import { isAttributesObject, nodeError, optionsOpset, reduceAxesIsInput, runNodeOutput } from './engine.js';
 import { Tensor } from './tensor.js';
 
 const single = (opType) => (x, attributes, options) => runNodeOutput(opType, [x], attributes, optionsOpset(opType, options), options);
@@ -17,9 +17,7 @@ export const hardmax = single('Hardmax');
 /** Maxima over `axes` (default all). Attributes: axes, keepdims, noop_with_empty_axes (18+). */
 export function reduceMax(x, attributes, options) {
   const opset = optionsOpset('ReduceMax', options);
-  // (Not an attributes object: runNode names the problem.)
-  if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes) || attributes instanceof Map)
-    return runNodeOutput('ReduceMax', [x], attributes, opset, options);
+  if (!isAttributesObject(attributes)) return runNodeOutput('ReduceMax', [x], attributes, opset, options); // (it names the problem)
   const read = { ...attributes }; // each attribute read once (getters), in the caller's order
   if (read.axes === undefined || !reduceAxesIsInput(opset)) return runNodeOutput('ReduceMax', [x], read, opset, options);
   const { axes, ...rest } = read;
