@@ -139,7 +139,8 @@ T from_bits(uint64_t u) {
   return v;
 }
 
-// NaN bit patterns of the type, both signs, quiet and signalling payloads.
+// NaN bit patterns of the type, both signs, quiet and signalling payloads (float64: also a payload
+// in the low word only, whose high word is an infinity's).
 template <DType D>
 std::vector<RawOf<D>> nans() {
   if constexpr (D == DType::Float32)
@@ -147,7 +148,8 @@ std::vector<RawOf<D>> nans() {
             from_bits<float>(0xFFFFFFFF), from_bits<float>(0x7FC01234)};
   else if constexpr (D == DType::Float64)
     return {from_bits<double>(0x7FF8000000000000ull), from_bits<double>(0xFFF8000000000000ull),
-            from_bits<double>(0x7FF0000000000001ull), from_bits<double>(0xFFFFFFFFFFFFFFFFull)};
+            from_bits<double>(0x7FF0000000000001ull), from_bits<double>(0xFFF0000000000001ull),
+            from_bits<double>(0xFFFFFFFFFFFFFFFFull)};
   else if constexpr (D == DType::Float16)
     return {0x7E00, 0xFE00, 0x7C01, 0xFFFF, 0x7FFF};
   else if constexpr (D == DType::BFloat16)
