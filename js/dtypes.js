@@ -38,6 +38,20 @@ export const lengthOf = (array) => lengthGetter.call(array);
 export const byteOffsetOf = (array) => byteOffsetGetter.call(array);
 export const byteLengthOf = (array) => byteLengthGetter.call(array);
 export const bufferOf = (array) => bufferGetter.call(array);
+/**
+ * Whether typed array `array`'s buffer is detached (transferred to a worker, or a view of a wasm
+ * memory that has grown since): it then reads as empty, but copying from it or viewing it throws.
+ * (ArrayBuffer.prototype.detached is newer than Node 20.) Only an empty array can be.
+ */
+export function isDetached(array) {
+  if (lengthOf(array) !== 0) return false;
+  try {
+    new Uint8Array(bufferOf(array), 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
 /** A view of class `cls` over exactly the memory of typed array `array`, with nothing of the caller's on it. */
 export const plainView = (array, cls) => new cls(bufferOf(array), byteOffsetOf(array), lengthOf(array));
 /** The bytes of typed array `array`. */

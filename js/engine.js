@@ -7,9 +7,11 @@
 // repeating an earlier one reuses its plan); no view or string is made per call. Hardmax's
 // one-hot output is built here from the winning indices, unless its winners are dense (then the
 // core writes it and it is read out as other outputs are: bindings' writes_one_hot).
-import { DTYPE_BY_CODE, bufferOf, byteLengthOf, byteOffsetOf, bytesOf, dataClass, describeValue, lengthOf, plainView, typedArrayKind } from './dtypes.js';
+import {
+  DTYPE_BY_CODE, bufferOf, byteLengthOf, byteOffsetOf, bytesOf, dataClass, describeValue, isDetached, lengthOf, plainView, typedArrayKind,
+} from './dtypes.js';
 import { currentModule } from './module.js';
-import { Tensor, expectedClassText, readTensorLike } from './tensor.js';
+import { Tensor, detachedText, expectedClassText, readTensorLike } from './tensor.js';
 import { RequestWriter } from './wire.js';
 
 export const STAGING_BYTES = 256 * 1024; // the tests read it here too
@@ -189,8 +191,9 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
 
   const input = tensors[0];
   // The request holds the data's length as read before (tensor.js: readTensorLike); a getter
-  // reached while writing (dims, a list attribute) may have resized or detached its buffer since.
-  if (input && lengthOf(input.data) !== input.length)
+  // reached while writing (dims, a list attribute) may have resized or detached its buffer since
+  // (an empty array detached reads as empty still, but copying from it throws).
+  if (input && (lengthOf(input.data) !== input.length || (input.length === 0 && isDetached(input.data))))
     failWith(s, header, `input 0's data changed size while the call read its arguments (its buffer was resized or detached)`);
   // Small or resident inputs make the whole call one crossing into wasm (bindings' run()).
   const at = inputAddress(s, input);
@@ -438,6 +441,7 @@ function newOutput(s, header, OutClass, info, count, overwritten = false) {
 function outProblem(s, out, tensors) {
   if (typedArrayKind(out) === undefined)
     return `option 'out' must be a typed array to write the output into, got ${describeValue(out)}`;
+  if (isDetached(out)) return `option 'out' is ${detachedText(out)}`;
   const buffer = bufferOf(out);
   if (buffer === heap(s).buffer)
     return "option 'out' is a view of onnx-extrema's own wasm memory, which moves when it grows; give an array of your own";
@@ -460,6 +464,7 @@ function claimOutput(s, header, out, r) {
   const { info, count } = r;
   const cls = dataClass(info, out);
   const length = lengthOf(out);
+  if (length === 0 && isDetached(out)) failWith(s, header, `option 'out' is ${detachedText(out)}`); // (by a getter since outProblem)
   if (!cls || length !== count) {
     const expected = `${expectedClassText(info)} of ${count} element${count === 1 ? '' : 's'}`;
     const got = `${describeValue(out)} of ${length} element${length === 1 ? '' : 's'}`;

@@ -1,12 +1,16 @@
 // The Tensor class ({ type, data, dims }, the shape of onnxruntime-web's ort.Tensor) and the
 // reading of tensor-likes given to operators.
-import { DTYPES, dataClass, describeValue, dtypeOf, lengthOf } from './dtypes.js';
+import { DTYPES, dataClass, describeValue, dtypeOf, isDetached, lengthOf } from './dtypes.js';
 
 // 'a Float32Array', or 'a Uint16Array (or Float16Array)' for a dtype with two classes.
 export function expectedClassText(info) {
   const name = info.array.name;
   return info.alternative ? `a ${name} (or ${info.alternative.name})` : `a ${name}`;
 }
+
+// 'a Float32Array whose buffer is detached (...)': what a call says of a detached input or output.
+export const detachedText = (array) =>
+  `${describeValue(array)} whose buffer is detached (transferred away, or a view of a wasm memory that has grown since)`;
 
 // Checks a { type, data, dims } and returns its parts, or a problem text (no throwing here so the
 // caller can prefix the operator and version).
@@ -26,6 +30,7 @@ export function readTensorLike(x) {
   // species-aware subarray would run its constructor, an own `length` getter could lie. The call
   // checks that the length still holds once its request is written (getters of dims may resize).
   const length = lengthOf(data);
+  if (length === 0 && isDetached(data)) return { problem: `has as data ${detachedText(data)}` };
   if (dims === undefined) return { type, info, cls, data, length, dims: [length] };
   if (!Array.isArray(dims) && !(ArrayBuffer.isView(dims) && !(dims instanceof DataView)))
     return { problem: `has dims ${describeValue(dims)}; dims must be an array of non-negative integers` };

@@ -406,6 +406,51 @@ test("a typed array's own getters, methods and prototype never decide what a cal
   canary(20);
 });
 
+test('data or an output whose buffer is detached (transferred, or a view of wasm memory that grew) is a labelled Error', () => {
+  const detached = (array) => (structuredClone(array.buffer, { transfer: [array.buffer] }), array);
+  const gone = /whose buffer is detached/;
+  // Before the call: a detached array reads as empty, and copying from it threw a TypeError that
+  // named nothing ('Cannot perform %TypedArray%.prototype.set on a detached ArrayBuffer').
+  for (const dims of [[3], [0]]) {
+    mustThrow(() => api.argMax({ type: 'float32', data: detached(new Float32Array([1, 2, 3])), dims }), /^ArgMax version 13: input 0 has as data a Float32Array whose buffer is detached/);
+    mustThrow(() => api.reduceMax({ type: 'float32', data: detached(new Float32Array([1, 2, 3])), dims }), gone);
+  }
+  mustThrow(() => new api.Tensor('float32', detached(new Float32Array(2)), [0]), /^Tensor: the tensor has as data a Float32Array whose buffer is detached/);
+  // During the call: a dims getter transfers the buffer (a large input, streamed) ...
+  const big = new Float32Array(300000);
+  mustThrow(() => api.argMax({ type: 'float32', data: big, get dims() { detached(big); return [300000]; } }), /^ArgMax version 13: .*detached/);
+  const late = new Float32Array(300000);
+  const transferring = new Proxy([300000], { get: (t, k) => (k === '0' && late.buffer.byteLength && detached(late), Reflect.get(t, k)) });
+  mustThrow(() => api.argMax({ type: 'float32', data: late, dims: transferring }), /^ArgMax version 13: input 0's data changed size/);
+  const lateEmpty = new Float32Array(0); // still reads as empty once detached
+  let once = true;
+  const transferringEmpty = new Proxy([0, 3], { get: (t, k) => (k === '0' && once && ((once = false), detached(lateEmpty)), Reflect.get(t, k)) });
+  mustThrow(() => api.reduceMax({ type: 'float32', data: lateEmpty, dims: transferringEmpty }, { axes: [1] }, { opset: 13 }), /^ReduceMax version 13: input 0's data changed size/);
+  // ... or grows the wasm memory under an input that is a view of it (resident).
+  const M = currentModule();
+  const at = M._malloc(16);
+  try {
+    const resident = new Float32Array(M.HEAPU8.buffer, at, 4);
+    resident.set([1, 7, 3, 2]);
+    const growing = { type: 'float32', data: resident, get dims() { M._free(M._malloc(M.HEAPU8.length)); return [4]; } };
+    mustThrow(() => api.argMax(growing), /^ArgMax version 13: .*detached/);
+    const again = new Float32Array(M.HEAPU8.buffer, at, 4);
+    again.set([1, 7, 3, 2]);
+    assert.deepEqual(Array.from(api.argMax({ type: 'float32', data: again, dims: [4] }).data), [1n]);
+  } finally {
+    M._free(at);
+  }
+  // Option 'out', for an output of one element and of none.
+  mustThrow(() => api.argMax(x23(), { axis: 1, keepdims: 0 }, { out: detached(new BigInt64Array(2)) }), /^ArgMax version 13: option 'out' .*whose buffer is detached/);
+  const empty = { type: 'float32', data: new Float32Array(0), dims: [0, 3] };
+  mustThrow(() => api.argMax(empty, { axis: 1 }, { out: detached(new BigInt64Array(1)) }), /^ArgMax version 13: option 'out' .*whose buffer is detached/);
+  const emptyOut = new BigInt64Array(0); // right for the empty output until a dims getter transfers it
+  let first = true;
+  const dimsTransferringOut = new Proxy([0, 3], { get: (t, k) => (k === '0' && first && ((first = false), detached(emptyOut)), Reflect.get(t, k)) });
+  mustThrow(() => api.argMax({ ...empty, dims: dimsTransferringOut }, { axis: 1 }, { out: emptyOut }), /^ArgMax version 13: option 'out' .*whose buffer is detached/);
+  canary(20);
+});
+
 test('memory does not creep: wasm heap size and allocator state stable, RSS roughly stable', () => {
   hostileRound();
   hostileRound(); // warm-up: working buffers reach their steady capacity
