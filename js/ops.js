@@ -20,23 +20,40 @@ export function reduceMax(x, attributes, options) {
   if (!isAttributesObject(attributes)) return runNodeOutput('ReduceMax', [x], attributes, opset, options); // (it names the problem)
   const read = { ...attributes }; // each attribute read once (getters), in the caller's order
   if (read.axes === undefined || !reduceAxesIsInput(opset)) return runNodeOutput('ReduceMax', [x], read, opset, options);
-  const { axes, ...rest } = read;
-  return runNodeOutput('ReduceMax', [x, axesTensor(axes, opset)], rest, opset, options);
+  const axes = read.axes;
+  read.axes = undefined; // (no attribute: the call skips undefined values; a rest copy cost another object)
+  return runNodeOutput('ReduceMax', [x, axesTensor(axes, opset)], read, opset, options);
 }
 
-// A 1-D int64 tensor of the axes.
+// A 1-D int64 tensor of the axes. The last one made is kept with the entries it was made from
+// and given again while a call's entries are the same values (===): a model calls the same node
+// over and over, and making it (the entries checked and made BigInts, the array, the tensor)
+// doubled a small call's time ([1,10] 0.94 -> 0.47 us). It never reaches the caller.
+let lastAxes = { entries: [], tensor: null };
 function axesTensor(axes, opset) {
   const isList = Array.isArray(axes) || (ArrayBuffer.isView(axes) && !(axes instanceof DataView));
   if (!isList) throw nodeError('ReduceMax', opset, `attribute 'axes' must be a list of integers, got ${describeValue(axes)}`);
-  // Entry by entry, the array made after: a sparse Array's length says nothing of its entries
-  // (new Array(2 ** 32 - 1) had the 32 GB array allocated first, a RangeError).
-  const values = [];
-  for (let i = 0; i < axes.length; i += 1) {
+  // Entry by entry, each checked as it is read (once: a getter, a Proxy), the array made after:
+  // a sparse Array's length says nothing of its entries (new Array(2 ** 32 - 1) had the 32 GB
+  // array allocated first, a RangeError).
+  const entries = [];
+  for (let i = 0, n = axes.length; i < n; i += 1) {
     const v = axes[i];
-    if (typeof v === 'bigint' && BigInt.asIntN(64, v) === v) values.push(v);
-    else if (Number.isSafeInteger(v)) values.push(BigInt(v));
-    else if (typeof v === 'bigint') throw nodeError('ReduceMax', opset, `attribute 'axes' must hold int64 integers, but entry ${i} is ${v}n`);
-    else throw nodeError('ReduceMax', opset, `attribute 'axes' must hold integers, but entry ${i} is ${typeof v === 'number' ? v : describeValue(v)}`);
+    if (typeof v === 'bigint' ? BigInt.asIntN(64, v) !== v : !Number.isSafeInteger(v)) {
+      if (typeof v === 'bigint') throw nodeError('ReduceMax', opset, `attribute 'axes' must hold int64 integers, but entry ${i} is ${v}n`);
+      throw nodeError('ReduceMax', opset, `attribute 'axes' must hold integers, but entry ${i} is ${typeof v === 'number' ? v : describeValue(v)}`);
+    }
+    entries.push(v);
   }
-  return new Tensor('int64', BigInt64Array.from(values), [values.length]);
+  if (sameEntries(entries, lastAxes.entries)) return lastAxes.tensor;
+  const tensor = new Tensor('int64', BigInt64Array.from(entries, (v) => BigInt(v)), [entries.length]);
+  lastAxes = { entries, tensor };
+  return tensor;
+}
+
+// (A made tensor's entries were all valid; -0 === 0 makes the same axis.)
+function sameEntries(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }

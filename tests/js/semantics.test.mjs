@@ -284,6 +284,21 @@ test('friendly functions agree with runNode and the reference at every opset', (
   assert.deepEqual(valuesOf(hardmax(x, {}, { opset: 1 })), oneAt(24, 1, 17));
 });
 
+test('reduceMax reuses its axes tensor only while the entries are the same values', () => {
+  const x = tensor('float32', [3, 9, -1, 9, 0, 2, 8, 8, 7, 1, 6, 5, 4, 4, 2, 0, -6, 11, 10, 3, 1, 1, 0, 2], [2, 3, 4]);
+  const want = (axes) => referenceNode('ReduceMax', [x], { axes, keepdims: 0 }, 13).output;
+  // One array changed in place between calls, then equal values in other forms, then a bad entry.
+  const axes = [1];
+  for (const change of [() => {}, () => (axes[0] = 2), () => axes.push(0), () => (axes[1] = -3), () => axes.pop()]) {
+    change();
+    assertTensorEqual(reduceMax(x, { axes, keepdims: 0 }), want([...axes]), `axes [${axes}]`);
+  }
+  for (const same of [[2], [2n], new Int32Array([2]), [-1]])
+    assertTensorEqual(reduceMax(x, { axes: same, keepdims: 0 }), want([Number(same[0])]), `axes ${same.constructor.name} [${same}]`);
+  assert.throws(() => reduceMax(x, { axes: [2, 0.5] }), /^Error: ReduceMax version 20: attribute 'axes' must hold integers, but entry 1 is 0.5/);
+  assertTensorEqual(reduceMax(x, { axes: [2], keepdims: 0 }), want([2]), 'after the error');
+});
+
 test('outputs: int64 as BigInt64Array, 16-bit floats as Uint16Array bits, the input class otherwise', () => {
   for (const type of Object.keys(TYPES)) {
     const x = tensor(type, [0, 1, 1, 0], [2, 2]);
