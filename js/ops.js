@@ -28,7 +28,7 @@ export function reduceMax(x, attributes, options) {
 // A 1-D int64 tensor of the axes. The last one made is kept with the entries it was made from
 // and given again while a call's entries are the same values (===): a model calls the same node
 // over and over, and making it (the entries checked and made BigInts, the array, the tensor)
-// doubled a small call's time ([1,10] 0.94 -> 0.47 us). It never reaches the caller.
+// took a small call from 0.43 to 0.97 us ([1,10]; 0.54-0.60 reused). It never reaches the caller.
 let lastAxes = { entries: [], tensor: null };
 function axesTensor(axes, opset) {
   const isList = Array.isArray(axes) || (ArrayBuffer.isView(axes) && !(axes instanceof DataView));
