@@ -17,6 +17,11 @@ export const detachedText = (array) =>
 export function readTensorLike(x) {
   if (x === null || typeof x !== 'object') return { problem: `is ${describeValue(x)}, not a tensor { type, data, dims }` };
   const { type, data, dims } = x; // through getters, as ort.Tensor has them
+  return readTensorParts(type, data, dims);
+}
+
+// readTensorLike of the parts already read.
+function readTensorParts(type, data, dims) {
   const info = dtypeOf(type);
   if (!info) {
     const known = Object.keys(DTYPES).join(', ');
@@ -53,11 +58,16 @@ export class Tensor {
         throw new Error(`Tensor: cannot convert the Array to ${info.array.name}: ${cause.message}`);
       }
     }
-    const read = readTensorLike({ type, data, dims });
+    const read = readTensorParts(type, data, dims);
     if (read.problem) throw new Error(`Tensor: the tensor ${read.problem}`);
-    const shape = Array.from(read.dims, Number);
+    // (A loop, not Array.from(dims, Number) and for-of: a Tensor made per call of a small input
+    // cost that call about 0.28 us more than a plain { type, data, dims }.)
+    const given = read.dims;
+    const shape = [];
     let size = 1;
-    for (const d of shape) {
+    for (let i = 0, n = given.length; i < n; i += 1) shape.push(Number(given[i]));
+    for (let i = 0; i < shape.length; i += 1) {
+      const d = shape[i];
       if (!Number.isSafeInteger(d) || d < 0) throw new Error(`Tensor: dims ${JSON.stringify(shape)} must be non-negative integers`);
       size *= d;
     }
