@@ -141,4 +141,10 @@ test('array helpers', () => {
   assert.deepEqual(Array.from(bf16), values.map((v) => toBFloat16Bits(Math.fround(v))));
   assert.deepEqual(Array.from(fromBFloat16Array(bf16)), Array.from(bf16, bfloat16Value));
   assert.equal(fromBFloat16Array(bf16).constructor, Float32Array);
+  // Bits are a 32-bit integer's low 16 bits (README): an Int16Array of bits reads as a Uint16Array's.
+  const signed = new Int16Array(f16.buffer);
+  assert.deepEqual(Array.from(fromFloat16Array(signed)), Array.from(back));
+  assert.deepEqual(Array.from(fromBFloat16Array(new Int16Array(bf16.buffer))), Array.from(fromBFloat16Array(bf16)));
+  assert.equal(fromFloat16Bits(-16384), -2); // 0xc000
+  assert.equal(fromBFloat16Bits(0x13f80), 1); // 0x3f80
 });
