@@ -42,6 +42,9 @@ function readTensorParts(type, data, dims) {
   return { type, info, cls, data, length, dims };
 }
 
+// A bound far past any model's rank (the operators take 64 at most), below which copying dims is harmless.
+const MAX_TENSOR_RANK = 65536;
+
 export class Tensor {
   /**
    * @param {string} type  'float32', 'int64', 'float16', ... (see README)
@@ -60,15 +63,21 @@ export class Tensor {
     }
     const read = readTensorParts(type, data, dims);
     if (read.problem) throw new Error(`Tensor: the tensor ${read.problem}`);
-    // (A loop, not Array.from(dims, Number) and for-of: a Tensor made per call of a small input
-    // cost that call about 0.28 us more than a plain { type, data, dims }.)
+    // Each entry read once and checked as it is read, so a sparse Array of length 2^32 - 1 fails
+    // at entry 0 (copied whole first, it took 6 s to a RangeError, or crashed the process). A
+    // loop, not Array.from(dims, Number): a Tensor made per call of a small input cost that call
+    // about 0.28 us more than a plain { type, data, dims }.
     const given = read.dims;
+    const rank = given.length;
+    if (rank > MAX_TENSOR_RANK) throw new Error(`Tensor: dims has ${rank} entries, more than any tensor has (at most ${MAX_TENSOR_RANK})`);
     const shape = [];
     let size = 1;
-    for (let i = 0, n = given.length; i < n; i += 1) shape.push(Number(given[i]));
-    for (let i = 0; i < shape.length; i += 1) {
-      const d = shape[i];
-      if (!Number.isSafeInteger(d) || d < 0) throw new Error(`Tensor: dims ${JSON.stringify(shape)} must be non-negative integers`);
+    for (let i = 0; i < rank; i += 1) {
+      const entry = given[i];
+      const d = typeof entry === 'symbol' ? NaN : Number(entry);
+      if (!Number.isSafeInteger(d) || d < 0)
+        throw new Error(`Tensor: dims[${i}] is ${typeof entry === 'number' ? entry : describeValue(entry)}; dims must be non-negative integers`);
+      shape.push(d);
       size *= d;
     }
     if (size !== read.length)

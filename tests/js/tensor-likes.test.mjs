@@ -176,6 +176,15 @@ test('the Tensor class: dims default, Array conversion, errors', () => {
   throwsError(() => new Tensor('complex64', new Float32Array(2)), /not a tensor type/);
   throwsError(() => new Tensor('float32', 'abc'), /data/);
   throwsError(() => new Tensor('float32', new Float32Array(1), 'abc'), /dims/);
+  // dims checked entry by entry as read: a sparse Array of any length fails at once (it crashed
+  // the process when copied whole first), a Symbol is named, an absurd rank is refused.
+  throwsError(() => new Tensor('float32', new Float32Array(6), [2, -3]), /^Tensor: dims\[1\] is -3; dims must be non-negative integers/);
+  throwsError(() => new Tensor('float32', new Float32Array(6), [, 6]), /^Tensor: dims\[0\] is undefined/);
+  throwsError(() => new Tensor('float32', new Float32Array(1), [Symbol('d')]), /^Tensor: dims\[0\] is a symbol/);
+  throwsError(() => new Tensor('float32', new Float32Array(1), new Array(2 ** 32 - 1)), /^Tensor: dims has 4294967295 entries/);
+  const sparse = new Array(60000);
+  sparse[0] = 1;
+  throwsError(() => new Tensor('float32', new Float32Array(1), sparse), /^Tensor: dims\[1\] is undefined/);
   // A Tensor is accepted by the operators like any tensor-like.
   assert.deepEqual(Array.from(reduceMax(new Tensor('int8', [3, -1, 7])).data), [7]);
   assert.deepEqual(Array.from(hardmax(new Tensor('float64', [3, -1, 7], [1, 3])).data), [0, 0, 1]);
