@@ -3,7 +3,7 @@
 // it reads `out`). reduceMax takes `axes` in every opset and passes it the way the version wants.
 import { describeValue } from './dtypes.js';
 import { isAttributesObject, nodeError, optionsOpset, reduceAxesIsInput, runNodeOutput } from './engine.js';
-import { Tensor } from './tensor.js';
+import { MAX_TENSOR_RANK, Tensor } from './tensor.js';
 
 const single = (opType) => (x, attributes, options) => runNodeOutput(opType, [x], attributes, optionsOpset(opType, options), options);
 
@@ -36,8 +36,10 @@ function axesTensor(axes, opset) {
   // Entry by entry, each checked as it is read (once: a getter, a Proxy), the array made after:
   // a sparse Array's length says nothing of its entries (new Array(2 ** 32 - 1) had the 32 GB
   // array allocated first, a RangeError).
+  const n = axes.length;
+  if (n > MAX_TENSOR_RANK) throw nodeError('ReduceMax', opset, `attribute 'axes' has ${n} entries, more than any tensor has axes (at most ${MAX_TENSOR_RANK})`);
   const entries = [];
-  for (let i = 0, n = axes.length; i < n; i += 1) {
+  for (let i = 0; i < n; i += 1) {
     const v = axes[i];
     if (typeof v === 'bigint' ? BigInt.asIntN(64, v) !== v : !Number.isSafeInteger(v)) {
       if (typeof v === 'bigint') throw nodeError('ReduceMax', opset, `attribute 'axes' must hold int64 integers, but entry ${i} is ${v}n`);

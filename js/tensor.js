@@ -43,7 +43,7 @@ function readTensorParts(type, data, dims) {
 }
 
 // A bound far past any model's rank (the operators take 64 at most), below which copying dims is harmless.
-const MAX_TENSOR_RANK = 65536;
+export const MAX_TENSOR_RANK = 65536;
 
 export class Tensor {
   /**
