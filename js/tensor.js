@@ -12,6 +12,8 @@ export function expectedClassText(info) {
 export const detachedText = (array) =>
   `${describeValue(array)} whose buffer is detached (transferred away, or a view of a wasm memory that has grown since)`;
 
+const isList = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+
 // Checks a { type, data, dims } and returns its parts, or a problem text (no throwing here so the
 // caller can prefix the operator and version).
 export function readTensorLike(x) {
@@ -37,9 +39,36 @@ function readTensorParts(type, data, dims) {
   const length = lengthOf(data);
   if (length === 0 && isDetached(data)) return { problem: `has as data ${detachedText(data)}` };
   if (dims === undefined) return { type, info, cls, data, length, dims: [length] };
-  if (!Array.isArray(dims) && !(ArrayBuffer.isView(dims) && !(dims instanceof DataView)))
+  if (!isList(dims))
     return { problem: `has dims ${describeValue(dims)}; dims must be an array of non-negative integers` };
   return { type, info, cls, data, length, dims };
+}
+
+// A Tensor's dims as numbers, and their product. Each entry read once and checked as it is read,
+// so a sparse Array of length 2^32 - 1 fails at entry 0 (copied whole first, it took 6 s to a
+// RangeError, or crashed the process). A loop, not Array.from(dims, Number): a Tensor made per
+// call of a small input cost that call about 0.28 us more than a plain { type, data, dims }.
+function shapeOf(dims) {
+  const rank = dims.length;
+  if (rank > MAX_TENSOR_RANK) throw new Error(`Tensor: dims has ${rank} entries, more than any tensor has (at most ${MAX_TENSOR_RANK})`);
+  const shape = [];
+  let size = 1;
+  for (let i = 0; i < rank; i += 1) {
+    const entry = dims[i];
+    const d = typeof entry === 'symbol' ? NaN : Number(entry);
+    if (!Number.isSafeInteger(d) || d < 0)
+      throw new Error(`Tensor: dims[${i}] is ${typeof entry === 'number' ? entry : describeValue(entry)}; dims must be non-negative integers`);
+    shape.push(d);
+    size *= d;
+  }
+  return { shape, size };
+}
+
+// `checked` if its size is `length`, else the Error.
+function fitting(checked, length) {
+  if (checked.size !== length)
+    throw new Error(`Tensor: dims ${JSON.stringify(checked.shape)} need ${checked.size} elements but data has ${length}`);
+  return checked;
 }
 
 // A bound far past any model's rank (the operators take 64 at most), below which copying dims is harmless.
@@ -54,7 +83,11 @@ export class Tensor {
    */
   constructor(type, data, dims) {
     const info = dtypeOf(type);
+    let checked; // { shape, size } of dims, checked before a plain Array is converted
     if (info && Array.isArray(data) && type !== 'float16' && type !== 'bfloat16') {
+      // dims that do not fit the Array's length are an Error before it is converted (a sparse
+      // Array of 2^32 - 1 entries made a 16 GB array first).
+      if (isList(dims)) checked = fitting(shapeOf(dims), data.length);
       try {
         data = info.array.from(data, type === 'bool' ? (v) => (v ? 1 : 0) : undefined);
       } catch (cause) {
@@ -63,25 +96,7 @@ export class Tensor {
     }
     const read = readTensorParts(type, data, dims);
     if (read.problem) throw new Error(`Tensor: the tensor ${read.problem}`);
-    // Each entry read once and checked as it is read, so a sparse Array of length 2^32 - 1 fails
-    // at entry 0 (copied whole first, it took 6 s to a RangeError, or crashed the process). A
-    // loop, not Array.from(dims, Number): a Tensor made per call of a small input cost that call
-    // about 0.28 us more than a plain { type, data, dims }.
-    const given = read.dims;
-    const rank = given.length;
-    if (rank > MAX_TENSOR_RANK) throw new Error(`Tensor: dims has ${rank} entries, more than any tensor has (at most ${MAX_TENSOR_RANK})`);
-    const shape = [];
-    let size = 1;
-    for (let i = 0; i < rank; i += 1) {
-      const entry = given[i];
-      const d = typeof entry === 'symbol' ? NaN : Number(entry);
-      if (!Number.isSafeInteger(d) || d < 0)
-        throw new Error(`Tensor: dims[${i}] is ${typeof entry === 'number' ? entry : describeValue(entry)}; dims must be non-negative integers`);
-      shape.push(d);
-      size *= d;
-    }
-    if (size !== read.length)
-      throw new Error(`Tensor: dims ${JSON.stringify(shape)} need ${size} elements but data has ${read.length}`);
+    const { shape } = checked ?? fitting(shapeOf(read.dims), read.length);
     this.type = type;
     this.data = read.data;
     this.dims = shape;

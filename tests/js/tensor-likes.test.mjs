@@ -182,6 +182,8 @@ test('the Tensor class: dims default, Array conversion, errors', () => {
   throwsError(() => new Tensor('float32', new Float32Array(6), [, 6]), /^Tensor: dims\[0\] is undefined/);
   throwsError(() => new Tensor('float32', new Float32Array(1), [Symbol('d')]), /^Tensor: dims\[0\] is a symbol/);
   throwsError(() => new Tensor('float32', new Float32Array(1), new Array(2 ** 32 - 1)), /^Tensor: dims has 4294967295 entries/);
+  // dims that do not fit a plain Array are an Error before it is converted (16 GB, made first).
+  throwsError(() => new Tensor('float32', new Array(2 ** 32 - 1), [2, 3]), /^Tensor: dims \[2,3\] need 6 elements but data has 4294967295/);
   const sparse = new Array(60000);
   sparse[0] = 1;
   throwsError(() => new Tensor('float32', new Float32Array(1), sparse), /^Tensor: dims\[1\] is undefined/);
