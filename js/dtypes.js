@@ -84,6 +84,9 @@ export function dataClass(info, data) {
   return undefined;
 }
 
+/** Whether `value` is a list of numbers as dims, axes and list attributes take: an Array or a typed array (not a DataView). */
+export const isList = (value) => Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
+
 export function describeValue(value) {
   if (value === null) return 'null';
   if (value instanceof Map) return 'a Map';

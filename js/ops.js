@@ -1,7 +1,7 @@
 // The friendly operator functions: argMax(x, attributes, { opset, out }) and friends, each one
 // runNode call (runNodeOutput: the output without an array around it; the options passed on:
 // it reads `out`). reduceMax takes `axes` in every opset and passes it the way the version wants.
-import { describeValue } from './dtypes.js';
+import { describeValue, isList } from './dtypes.js';
 import { isAttributesObject, nodeError, optionsOpset, reduceAxesIsInput, runNodeOutput } from './engine.js';
 import { MAX_TENSOR_RANK, Tensor } from './tensor.js';
 
@@ -31,8 +31,7 @@ export function reduceMax(x, attributes, options) {
 // took a small call from 0.43 to 0.97 us ([1,10]; 0.54-0.60 reused). It never reaches the caller.
 let lastAxes = null; // { entries, tensor }
 function axesTensor(axes, opset) {
-  const isList = Array.isArray(axes) || (ArrayBuffer.isView(axes) && !(axes instanceof DataView));
-  if (!isList) throw nodeError('ReduceMax', opset, `attribute 'axes' must be a list of integers, got ${describeValue(axes)}`);
+  if (!isList(axes)) throw nodeError('ReduceMax', opset, `attribute 'axes' must be a list of integers, got ${describeValue(axes)}`);
   // Entry by entry, each checked as it is read (once: a getter, a Proxy), the array made after:
   // a sparse Array's length says nothing of its entries (new Array(2 ** 32 - 1) had the 32 GB
   // array allocated first, a RangeError).

@@ -1,6 +1,6 @@
 // The Tensor class ({ type, data, dims }, the shape of onnxruntime-web's ort.Tensor) and the
 // reading of tensor-likes given to operators.
-import { DTYPES, dataClass, describeValue, dtypeOf, isDetached, lengthOf } from './dtypes.js';
+import { DTYPES, dataClass, describeValue, dtypeOf, isDetached, isList, lengthOf } from './dtypes.js';
 
 // 'a Float32Array', or 'a Uint16Array (or Float16Array)' for a dtype with two classes.
 export function expectedClassText(info) {
@@ -11,8 +11,6 @@ export function expectedClassText(info) {
 // 'a Float32Array whose buffer is detached (...)': what a call says of a detached input or output.
 export const detachedText = (array) =>
   `${describeValue(array)} whose buffer is detached (transferred away, or a view of a wasm memory that has grown since)`;
-
-const isList = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
 
 // Checks a { type, data, dims } and returns its parts, or a problem text (no throwing here so the
 // caller can prefix the operator and version).

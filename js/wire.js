@@ -1,11 +1,10 @@
 // Writes a node call into the module's request scratch as the flat list of doubles that
 // src/wire/wire.h describes. Capacities come from the module itself, so the two sides agree.
-import { describeValue } from './dtypes.js';
+import { describeValue, isList } from './dtypes.js';
 
 const KIND = { absent: 0, number: 1, boolean: 2, list: 3, other: 4 };
 const OTHER = { none: 0, string: 1, object: 2, null: 3, function: 4, symbol: 5, listWithNonNumber: 6 };
 
-const isList = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
 const isNumeric = (v) => typeof v === 'number' || typeof v === 'bigint';
 
 export class RequestWriter {
