@@ -32,9 +32,10 @@ export function reduceMax(x, attributes, options) {
 let lastAxes = null; // { entries, tensor }
 function axesTensor(axes, opset) {
   if (!isList(axes)) throw nodeError('ReduceMax', opset, `attribute 'axes' must be a list of integers, got ${describeValue(axes)}`);
-  // Entry by entry, each checked as it is read (once: a getter, a Proxy), the array made after:
-  // a sparse Array's length says nothing of its entries (new Array(2 ** 32 - 1) had the 32 GB
-  // array allocated first, a RangeError).
+  // A length past any rank is refused before an entry is read; below it, entry by entry, each
+  // checked as it is read (once: a getter, a Proxy), the array made after: a sparse Array's
+  // length says nothing of its entries (new Array(2 ** 32 - 1) once had the 32 GB array
+  // allocated first, a RangeError, and a draft that copied the entries first crashed the process).
   const n = axes.length;
   if (n > MAX_TENSOR_RANK) throw nodeError('ReduceMax', opset, `attribute 'axes' has ${n} entries, more than any tensor has axes (at most ${MAX_TENSOR_RANK})`);
   const entries = [];

@@ -42,6 +42,9 @@ function readTensorParts(type, data, dims) {
   return { type, info, cls, data, length, dims };
 }
 
+// A bound far past any model's rank (the operators take 64 at most), below which copying dims is harmless.
+export const MAX_TENSOR_RANK = 65536;
+
 // A Tensor's dims as numbers, and their product. Each entry read once and checked as it is read,
 // so a sparse Array of length 2^32 - 1 fails at entry 0 (copied whole first, it took 6 s to a
 // RangeError, or crashed the process). A loop, not Array.from(dims, Number): a Tensor made per
@@ -68,9 +71,6 @@ function fitting(checked, length) {
     throw new Error(`Tensor: dims ${JSON.stringify(checked.shape)} need ${checked.size} elements but data has ${length}`);
   return checked;
 }
-
-// A bound far past any model's rank (the operators take 64 at most), below which copying dims is harmless.
-export const MAX_TENSOR_RANK = 65536;
 
 export class Tensor {
   /**
