@@ -1,7 +1,7 @@
 // How fast a chunk is copied into wasm memory (TypedArray.prototype.set, the engine's staging copy)
 // by where the destination lies against the source modulo 4 KiB. On the AMD Zen 3 hosts of this
 // project memmove ran over 10x slower with the destination 8-24 bytes past the source (1.7-2.7
-// against 25-30 GB/s); js/engine.js places its staging buffer half a page past a page boundary,
+// against 25-30 GB/s); js/session.js places its staging buffer half a page past a page boundary,
 // clear of the offsets large typed arrays start at (16 past a page in Node). Run it on a new host
 // to see whether that still holds:
 //   node bench/copy-offsets.mjs [--mib=8] [--rounds=5]
@@ -13,7 +13,7 @@ const option = (name, fallback) => {
 };
 const SOURCE_BYTES = option('mib', 8) << 20;
 const ROUNDS = option('rounds', 5);
-const CHUNK = 256 << 10; // js/engine.js: STAGING_BYTES
+const CHUNK = 256 << 10; // js/session.js: STAGING_BYTES
 const PAGE = 4096;
 
 const heap = new Uint8Array(new WebAssembly.Memory({ initial: 64 }).buffer); // page-aligned, as a module's heap is

@@ -6,7 +6,7 @@
 // machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
 //   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET] [--cached] [--ab=DIST/]
 //     [--scan=OP.DTYPE --lengths=L1,L2,.. [--inner=W] [--last]] [--guarded] [--data=negative|positive]
-// --chunk feeds the input in chunks of that many bytes, as js/engine.js stages it (256 KiB).
+// --chunk feeds the input in chunks of that many bytes, as js/feed.js stages it (256 KiB).
 // --cached shrinks each case to at most 256 KiB (the outer axis first, then the longer of the
 // others), so the kernel runs on input in L2 as it does on a staged chunk; without it the input
 // streams from memory, and a kernel's speed there can differ from the staged path's (ReduceMax
@@ -214,7 +214,7 @@ for (const c of CASES) {
   const chunk = CHUNK_BYTES ? Math.max(1, Math.floor(CHUNK_BYTES / size)) : 0;
   // The case's input (the same values) and output in a module's heap, and its kernel there.
   const kernelIn = (module) => {
-    // On a cache line, as js/engine.js places its staging buffer (emmalloc gives 8 mod 64; an
+    // On a cache line, as js/session.js places its staging buffer (emmalloc gives 8 mod 64; an
     // older build for --ab may not export the line size).
     const line = module.CACHE_LINE_BYTES ?? 64;
     const block = module._malloc(bytes + 16 + line), output = outBytes ? module._malloc(outBytes) : 0;

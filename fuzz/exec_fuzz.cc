@@ -310,7 +310,7 @@ class Pieces {
   int64_t fixed_;
 };
 
-// Column tiles, as js/engine.js feedTiles stages a wide column plan: for each outer slice, left to
+// Column tiles, as js/feed.js feedTiles stages a wide column plan: for each outer slice, left to
 // right, columns [c, c + w) of every reduced row packed row after row; here of any widths, and
 // only some slices, the rest then fed row-major (allowed where a slice ends). A windowed
 // execution takes a tile only as wide as its window; `after(count)` follows every tile.
@@ -351,7 +351,7 @@ void read_piece(const ox::Execution& ex, std::vector<uint8_t>& out, int out_size
 
 // ---- windowed state ------------------------------------------------------------------------------
 
-// Windowed, as js/engine.js streams a large input: start with a staging size (tiny here, so small
+// Windowed, as js/feed.js streams a large input: start with a staging size (tiny here, so small
 // plans are windowed), gathered windows where the plan is gathered, else row-major chunks of at
 // most the staging buffer (larger ones where feed_accepts allows them: it must be right to), some
 // slices first as column tiles of random widths where the plan takes them (as wide as the window

@@ -621,7 +621,7 @@ struct ColumnScan {
   // group (a 256 KiB chunk of [1024,1024] int32 over axis 0 at 8 mod 64: 7-9 GB/s, where 1000 or
   // 1056 columns read 28-47). Such calls take the blocked walk in cache too, 8 rows a pass (16
   // thrashed again): 1.3-3.5x there. On rows that start on a line (the staging buffer is aligned:
-  // js/engine.js) the blocked walk still gains for integers ([1024,1024] int32 1.08-1.14x, uint8
+  // js/session.js) the blocked walk still gains for integers ([1024,1024] int32 1.08-1.14x, uint8
   // [1024,4096] 1.07-1.13x end to end) and for float16/bfloat16, whose summary is three integer
   // registers (Zen 5 host: [1024,2048] and [2048,2048] over axis 0 1.48-1.50x end to end), and
   // loses for float32 and float64 (pmax and sum: 0.91-0.97x on Zen 3 and Zen 5 hosts alike), so

@@ -1,4 +1,4 @@
-// The call paths of js/engine.js, each against a plain reference written here: inputs that fit
+// The call paths of js/engine.js (feeding: js/feed.js; outputs: js/outputs.js), each against a plain reference written here: inputs that fit
 // in the staging buffer (one crossing) or are streamed through it, inputs already in wasm memory,
 // outputs read in one piece or in parts, and Hardmax's one-hot built from the winning indices
 // (exact 1.0 bits for float16 and bfloat16).
@@ -47,7 +47,7 @@ test('ArgMax/ArgMin: staged and streamed inputs, outputs in one piece and in par
   }
 });
 
-// Half a page away from the page offsets large typed arrays start at (js/engine.js: memmove into a
+// Half a page away from the page offsets large typed arrays start at (js/session.js: memmove into a
 // destination 8-24 bytes past its source modulo 4 KiB ran over 10x slower), on a cache line.
 test('streamed chunks are fed from a staging buffer that starts half a page past a page boundary', async () => {
   await init();

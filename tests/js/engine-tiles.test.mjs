@@ -1,4 +1,4 @@
-// The column-tile path of js/engine.js: a wide column plan (ArgMax over the channels of a
+// The column-tile path of js/feed.js: a wide column plan (ArgMax over the channels of a
 // segmentation map) streams as tiles of columns of every reduced row, the rows in parts where they
 // do not all fit the staging buffer. Shapes here take that path (checked by watching the module's
 // _feedTile), with a narrower last tile in every slice, for

@@ -18,7 +18,7 @@ using ox::PlanKind;
 
 namespace {
 
-constexpr int64_t kStagingBytes = 256 * 1024;  // js/engine.js's staging buffer
+constexpr int64_t kStagingBytes = 256 * 1024;  // js/session.js's staging buffer
 
 const std::vector<DType> kArgTypes = {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16,
                                       DType::Int8,    DType::Uint8,   DType::Int16,   DType::Uint16,

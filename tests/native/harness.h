@@ -204,7 +204,7 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
     }
   };
 
-  if (f.gathered) {  // js/engine.js feedGathered: a window of states at a time, from every block
+  if (f.gathered) {  // js/feed.js feedGathered: a window of states at a time, from every block
     while (execution.fed() < total && broken.empty()) {
       const ox::GatherWindow gw = execution.next_gather();
       const int64_t count = execution.gather_blocks() * gw.runs * gw.length;
@@ -215,7 +215,7 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
       stage::feed_gathered_window(execution, bytes.data(), in_size);
       after_feed(count);
     }
-  } else if (f.tile > 0) {  // js/engine.js feedTiles: per outer slice, left to right, reduce x w packed
+  } else if (f.tile > 0) {  // js/feed.js feedTiles: per outer slice, left to right, reduce x w packed
     const int64_t part_rows = stage::tile_part_rows(plan, in_size, f.tile, w.staging_bytes);
     for (int64_t o = 0; o < plan.outer && broken.empty(); ++o)
       for (int64_t c = 0; c < plan.inner && broken.empty(); c += f.tile) {
@@ -243,7 +243,7 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
         }
         after_feed(plan.reduce * width);
       }
-  } else {  // js/engine.js feedInput: chunks of at most a staging buffer
+  } else {  // js/feed.js feedInput: chunks of at most a staging buffer
     Chunker feeder(feed);
     int64_t fed = 0;
     do {  // an empty input still sees one feed of 0 elements

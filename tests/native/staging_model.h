@@ -1,4 +1,4 @@
-// How js/engine.js stages a call, for the native tests and the fuzzers that play its part: column
+// How js/feed.js stages a call, for the native tests and the fuzzers that play its part: column
 // tiles and gathered windows packed from the input, and the output elements behind a range of states (the outputs a
 // windowed Execution has made final).
 #pragma once
@@ -43,7 +43,7 @@ inline void feed_piece(ox::Execution& execution, const uint8_t* input, int size,
   execution.feed(piece.get(), n);
 }
 
-// Feeds the next gathered window (ox::Execution::next_gather) as js/engine.js feedGathered packs
+// Feeds the next gathered window (ox::Execution::next_gather) as js/feed.js feedGathered packs
 // it: from each block of the group, its runs, block after block, in a block of exactly their size
 // (ASan sees any read past it). Returns the input elements fed.
 inline int64_t feed_gathered_window(ox::Execution& execution, const uint8_t* input, int size) {

@@ -127,7 +127,7 @@ export function runChecks(ox) {
     });
   }
 
-  // Large Float16Array inputs stream through byte views (js/engine.js): every streaming path must
+  // Large Float16Array inputs stream through byte views (js/feed.js): every streaming path must
   // give what the same bits give in a Uint16Array (the class the Node tests check against the
   // reference), also into a Float16Array given as { out }. One buffer serves every layout.
   if (typeof F16 === 'function') {

@@ -1,0 +1,128 @@
+// The input into wasm memory: whole into the staging buffer when it fits (or where it already is
+// in the heap), else streamed through it: row-major chunks, column tiles or gathered windows, as
+// the core's plan asks, each reduced while in cache.
+import { bufferOf, byteOffsetOf, bytesOf, plainView } from './dtypes.js';
+import { STAGING_BYTES, check, heap, heapViewFor, typedArraySet } from './session.js';
+
+// Where the core can read the whole input at once: its own address when it already is in wasm
+// memory, the staging buffer (copied there) when it fits, else 0: it is streamed after prepare.
+export function inputAddress(s, input) {
+  if (!input) return 0;
+  const { staging } = s;
+  const data = input.data;
+  const views = heap(s);
+  // (the offset first: the buffer's getter is slower, and a heap view never starts at address 0)
+  const offset = byteOffsetOf(data);
+  if (offset !== 0 && bufferOf(data) === views.HEAPU8.buffer) return offset;
+  if (input.length * input.info.bytes > STAGING_BYTES) return 0;
+  const view = heapViewFor(views, input.cls, input.info);
+  if (view) typedArraySet.call(view, data, staging / input.info.bytes);
+  else views.HEAPU8.set(bytesOf(data), staging);
+  return staging;
+}
+
+// How the input is copied into the staging buffer: through the heap view of its own class
+// (`target(views)`), or as bytes (classes without one, e.g. Float16Array); unit = source entries
+// per element. The source is a view of the data's memory of this module's making, whose
+// subarray() runs no code of the caller's (a subclass's species).
+function stagingSource(input) {
+  return input.cls === input.info.array
+    ? { target: (views) => views.byCode[input.info.code], source: plainView(input.data, input.cls), unit: 1 }
+    : { target: (views) => views.HEAPU8, source: bytesOf(input.data), unit: input.info.bytes };
+}
+
+// Streams the input through the staging buffer: copy a chunk, reduce it while it is in cache.
+// `drain` (windowed state) reads the outputs each chunk made final.
+function feedInput(s, input, drain) {
+  const { M, staging } = s;
+  const data = input.data;
+  const size = input.info.bytes;
+  const n = input.length;
+  const per = Math.floor(STAGING_BYTES / size); // elements per chunk
+  if (bufferOf(data) === heap(s).HEAPU8.buffer) { // already in wasm memory: no copy; in chunks when windowed
+    const step = drain ? per : n;
+    const offset = byteOffsetOf(data);
+    for (let at = 0; at < n; at += step) {
+      check(M, M._feed(offset + at * size, Math.min(step, n - at)));
+      if (drain) drain();
+    }
+    return;
+  }
+  const { target, source, unit } = stagingSource(input);
+  for (let at = 0; at < n; at += per) {
+    const take = Math.min(per, n - at);
+    const view = target(heap(s));
+    view.set(source.subarray(at * unit, (at + take) * unit), staging / view.BYTES_PER_ELEMENT);
+    check(M, M._feed(staging, take));
+    if (drain) drain();
+  }
+}
+
+// A wide column plan (ArgMax over the channels of [1, 21, 512, 512]) streams as column tiles, so
+// the running state of a tile's columns stays in cache while all its rows pass over it: for each
+// outer slice, left to right, columns [c, c + width) of every reduced row are copied into the
+// staging buffer packed row after row (reduce x w), then reduced. Where the rows of a tile do not
+// all fit (150 classes), they go in parts of equal rows, each part a feed. The core picks the width
+// (src/exec/execution.h: column_tile_width) and checks the order. `drain` as in feedInput.
+function feedTiles(s, input, width, drain) {
+  const { M, staging } = s;
+  const words = heap(s).HEAPF64;
+  const h = s.step;
+  const outer = words[h], reduce = words[h + 1], inner = words[h + 2];
+  const { target, source, unit } = stagingSource(input);
+  const rowStep = inner * unit;
+  const parts = Math.ceil(reduce / Math.floor(STAGING_BYTES / (width * input.info.bytes)));
+  const partRows = Math.ceil(reduce / parts);
+  for (let o = 0; o < outer; o += 1) {
+    for (let c = 0; c < inner; c += width) {
+      const w = Math.min(width, inner - c);
+      const length = w * unit;
+      for (let r0 = 0; r0 < reduce; r0 += partRows) {
+        const rows = Math.min(partRows, reduce - r0);
+        const view = target(heap(s));
+        let from = ((o * reduce + r0) * inner + c) * unit;
+        for (let r = 0, to = staging / view.BYTES_PER_ELEMENT; r < rows; r += 1, from += rowStep, to += length)
+          view.set(source.subarray(from, from + length), to);
+        check(M, M._feedTile(staging, o, c, w, r0, rows));
+      }
+      if (drain) drain();
+    }
+  }
+}
+
+// A windowed plan with prefix axes (ReduceMax over axes [0, 2] of [2, N, 2]) folds several blocks
+// of the input into the same outputs: the core asks for its input gathered, a window of outputs
+// at a time (src/exec/execution.h: GatherWindow). Each feed packs, from every block (at the input
+// offsets the core listed), `runs` runs of `length` elements `stride` apart, block after block.
+function feedGathered(s, input, blocks, drain) {
+  const { M, staging } = s;
+  const g = s.gather;
+  const { target, source, unit } = stagingSource(input);
+  const offsets = heap(s).HEAPF64[g + 1] / 8;
+  for (let fed = 0, total = input.length; fed < total; ) {
+    const words = heap(s).HEAPF64;
+    const offset = words[g + 2], runs = words[g + 3], length = words[g + 4], stride = words[g + 5];
+    if (!(runs > 0 && length > 0)) throw new Error('onnx-extrema: an empty gathered window (internal error)'); // never loop in place
+    const view = target(heap(s));
+    const size = length * unit;
+    let to = staging / view.BYTES_PER_ELEMENT;
+    for (let b = 0; b < blocks; b += 1) {
+      for (let r = 0, from = (words[offsets + b] + offset) * unit; r < runs; r += 1, from += stride * unit, to += size)
+        view.set(source.subarray(from, from + size), to);
+    }
+    check(M, M._feedGathered(staging));
+    fed += blocks * runs * length;
+    if (drain) drain();
+  }
+}
+
+// Streams the input gathered or as column tiles where the core asks for that, else in row-major
+// chunks.
+export function streamInput(s, input, drain) {
+  const words = heap(s).HEAPF64;
+  const tileWidth = words[s.tileWidth];
+  const blocks = words[s.gather];
+  if (blocks > 0) feedGathered(s, input, blocks, drain);
+  else if (tileWidth > 0) feedTiles(s, input, tileWidth, drain);
+  else feedInput(s, input, drain);
+}
