@@ -549,7 +549,7 @@ struct ColumnScan {
   }
 
   // The raw way (and ReduceMax's raw pass) fails on columns whose result lies on the other side of
-  // zero: tried through try_raw (lanes.h), which skips the next tries after a failure. (The Hint
+  // zero: tried through try_raw (lane_ops.h), which skips the next tries after a failure. (The Hint
   // handed down the sweep is that call; its count is shared, but passing it kept the module 1.3 KB
   // smaller than calling try_raw directly, which changed what clang inlines.)
   struct Hint {

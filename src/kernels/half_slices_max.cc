@@ -13,7 +13,7 @@ using Bytes = virtual_rows::Bytes;
 using Signed = simd::Vec<int16_t>;
 using Unsigned = simd::Vec<uint16_t>;
 
-// HalfLanes' Summary of raw bits (lanes.h): P = max as int16, L = min and H = max as uint16.
+// HalfLanes' Summary of raw bits (half_lanes.h): P = max as int16, L = min and H = max as uint16.
 struct HalfExtremes {
   Signed p;
   Unsigned l, h;
