@@ -29,7 +29,6 @@ export function nodeError(opType, opset, problem) {
   return new Error(problem); // not reached: failWith always throws
 }
 
-
 // Options are an object or absent: anything else is an error, so that an array given where
 // { out: array } was meant is not silently ignored.
 function checkedOptions(opType, options, opset) {
@@ -172,7 +171,6 @@ function readArguments(inputs, attributes, carried) {
   }
   return { inputCount, tensors, attrs };
 }
-
 
 // The call after prepare (and after the whole input was fed, when `fed`): streams the input if
 // needed, then reads the output.
