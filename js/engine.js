@@ -15,8 +15,6 @@ import {
 import { STAGING_BYTES, check, failWith, heap, opText, session } from './session.js';
 import { readTensorLike } from './tensor.js';
 
-export { STAGING_BYTES }; // the tests read it here
-
 /** An Error for `problem` in a call of opType at opset, prefixed as the core prefixes its own. */
 export function nodeError(opType, opset, problem) {
   const s = session();

@@ -4,7 +4,7 @@ import { DTYPE_BY_CODE, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
 import { RequestWriter } from './wire.js';
 
-export const STAGING_BYTES = 256 * 1024; // (engine.js passes it on: the tests read it there)
+export const STAGING_BYTES = 256 * 1024; // (the tests read it here too)
 const PAGE_BYTES = 4096;
 
 let state = null; // the loaded module's session: see newSession

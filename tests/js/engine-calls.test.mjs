@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
-import { STAGING_BYTES } from '../../js/engine.js';
+import { STAGING_BYTES } from '../../js/session.js';
 import { currentModule } from '../../js/module.js';
 import { WINDOW_ABOVE_BYTES, checkAgainstReference, prng, recordCalls, tensor } from './helpers.mjs';
 import { randomTensor } from './values.mjs';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { init, argMax, argMin, hardmax, reduceMax, Tensor } from '../../js/index.mjs';
-import { STAGING_BYTES } from '../../js/engine.js';
+import { STAGING_BYTES } from '../../js/session.js';
 import { currentModule } from '../../js/module.js';
 import { recordCalls } from './helpers.mjs';
 

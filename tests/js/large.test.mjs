@@ -4,7 +4,7 @@
 // winners, ties and NaNs placed right at the boundaries.
 import test from 'node:test';
 import { init, runNode } from '../../js/index.mjs';
-import { STAGING_BYTES } from '../../js/engine.js';
+import { STAGING_BYTES } from '../../js/session.js';
 import { checkAgainstReference, prng } from './helpers.mjs';
 import { exactBits } from './exact-float.mjs';
 import { TYPES } from './reference.mjs';
