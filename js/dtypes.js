@@ -86,10 +86,17 @@ export function dataClass(info, data) {
 
 /** Whether `value` is a list of numbers as dims, axes and list attributes take: an Array or a typed array (not a DataView). */
 export const isList = (value) => Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
+/**
+ * Whether list `value` (isList) is a typed array whose buffer is detached: it reads as empty, so
+ * dims or axes given that way would silently mean a scalar or "all axes". Readers check it where a
+ * list read as empty (a few ns, and only then).
+ */
+export const isDetachedList = (value) => ArrayBuffer.isView(value) && typedArrayKind(value) !== undefined && isDetached(value);
 
 export function describeValue(value) {
   if (value === null) return 'null';
   if (value instanceof Map) return 'a Map';
+  if (value instanceof Set) return 'a Set';
   if (ArrayBuffer.isView(value)) return `a ${Object.prototype.toString.call(value).slice(8, -1)}`;
   if (Array.isArray(value)) return 'an Array';
   if (typeof value === 'object') return 'an object';

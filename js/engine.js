@@ -13,7 +13,7 @@ import {
   claimOutput, hardmaxOutput, markWinners, outProblem, outputArray, outputClass, readOutput, response, resultTensor, stagedOutput,
 } from './outputs.js';
 import { STAGING_BYTES, check, failWith, heap, opText, session } from './session.js';
-import { readTensorLike } from './tensor.js';
+import { detachedText, readTensorLike } from './tensor.js';
 
 /** An Error for `problem` in a call of opType at opset, prefixed as the core prefixes its own. */
 export function nodeError(opType, opset, problem) {
@@ -106,6 +106,14 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
     writer.value(attrs[2 * a + 1]);
   }
 
+  // A typed array read as an empty list because its buffer is detached (before the call, or by a
+  // getter since) would have meant a scalar or "all axes"; a dims entry that is no number the core
+  // sees as NaN.
+  if (writer.unreadable !== undefined) {
+    const listProblem = unreadableProblem(tensors, attrs, writer.unreadable);
+    if (listProblem) failWith(s, header, listProblem);
+  }
+
   const input = tensors[0];
   // The request holds the data's length as read before (tensor.js: readTensorLike); a getter
   // reached while writing (dims, a list attribute) may have resized or detached its buffer since
@@ -128,6 +136,18 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
   }
 }
 
+// What the request could not carry (wire.js: unreadable), named by whose list it is: a tensor's
+// dims or an attribute's value; else undefined (an opset given as a list, which the core names).
+function unreadableProblem(tensors, attrs, { list, entry, value }) {
+  for (let k = 0; k < tensors.length; k += 1) {
+    if (tensors[k] === null || tensors[k].dims !== list) continue;
+    if (entry < 0) return `input ${k} has dims ${detachedText(list)}`;
+    return `input ${k} has dims[${entry}] = ${describeValue(value)}, which is not a non-negative integer`;
+  }
+  for (let a = 0; a < attrs.length; a += 2) if (attrs[a + 1] === list) return `attribute '${attrs[a]}' is ${detachedText(list)}`;
+  return undefined;
+}
+
 // The output written into the caller's `out` (through a view of its memory: claimOutput) has the
 // caller's own array as its data.
 function withCallersOut(tensor, out) {
@@ -135,9 +155,9 @@ function withCallersOut(tensor, out) {
   return tensor;
 }
 
-/** Whether `attributes` is an object of attributes (not null, an Array or a Map). */
+/** Whether `attributes` is an object of attributes (not null, an Array, a Map or a Set: their entries are no properties). */
 export const isAttributesObject = (attributes) =>
-  attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes) && !(attributes instanceof Map);
+  attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes) && !(attributes instanceof Map) && !(attributes instanceof Set);
 
 // readArguments' answer for a problem (made only then: the call path allocates nothing for it).
 const argumentsProblem = (problem) => ({ inputCount: 0, tensors: [], attrs: [], problem });

@@ -1,6 +1,6 @@
 // The Tensor class ({ type, data, dims }, the shape of onnxruntime-web's ort.Tensor) and the
 // reading of tensor-likes given to operators.
-import { DTYPES, dataClass, describeValue, dtypeOf, isDetached, isList, lengthOf } from './dtypes.js';
+import { DTYPES, dataClass, describeValue, dtypeOf, isDetached, isDetachedList, isList, lengthOf } from './dtypes.js';
 
 // 'a Float32Array', or 'a Uint16Array (or Float16Array)' for a dtype with two classes.
 export function expectedClassText(info) {
@@ -51,6 +51,7 @@ export const MAX_TENSOR_RANK = 65536;
 // call of a small input cost that call about 0.28 us more than a plain { type, data, dims }.
 function shapeOf(dims) {
   const rank = dims.length;
+  if (rank === 0 && isDetachedList(dims)) throw new Error(`Tensor: dims is ${detachedText(dims)}`);
   if (rank > MAX_TENSOR_RANK) throw new Error(`Tensor: dims has ${rank} entries, more than any tensor has (at most ${MAX_TENSOR_RANK})`);
   const shape = [];
   let size = 1;

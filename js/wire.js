@@ -1,6 +1,6 @@
 // Writes a node call into the module's request scratch as the flat list of doubles that
 // src/wire/wire.h describes. Capacities come from the module itself, so the two sides agree.
-import { describeValue, isList } from './dtypes.js';
+import { describeValue, isDetachedList, isList } from './dtypes.js';
 
 const KIND = { absent: 0, number: 1, boolean: 2, list: 3, other: 4 };
 const OTHER = { none: 0, string: 1, object: 2, null: 3, function: 4, symbol: 5, listWithNonNumber: 6 };
@@ -20,12 +20,18 @@ export class RequestWriter {
     };
     this.words = null;
     this.at = 0;
+    // What this request could not carry as given, which the caller names in an Error
+    // (runArguments): { list, entry: -1 } for a list (a tensor's dims, an attribute's value) read
+    // as empty because it is a detached typed array, { list, entry, value } for a dims entry that
+    // is no number (written as NaN, which is all the core could say of it); else undefined.
+    this.unreadable = undefined;
   }
 
   /** Starts a request in `words`, the module's current HEAPF64 (memory growth replaces it). */
   begin(words, opType, opset) {
     this.words = words;
     this.at = this.base;
+    this.unreadable = undefined;
     this.put(this.version);
     this.name(opType);
     this.value(opset);
@@ -86,6 +92,7 @@ export class RequestWriter {
     // and each entry are read once: a Proxy or getter may answer differently each time, and a
     // count read again could claim entries that were never written.
     const length = v.length;
+    if (length === 0) this.noteIfDetached(v);
     const n = Math.min(length, this.limits.listed);
     const start = this.at;
     for (let i = 0; i < n; i += 1) {
@@ -95,6 +102,10 @@ export class RequestWriter {
     }
     this.put3(KIND.list, OTHER.none, length);
     this.at = start + 3 + n;
+  }
+
+  noteIfDetached(list) {
+    if (this.unreadable === undefined && isDetachedList(list)) this.unreadable = { list, entry: -1, value: undefined };
   }
 
   put3(a, b, c) {
@@ -108,6 +119,7 @@ export class RequestWriter {
     if (t === null) return this.put(0);
     const { dims, data, length } = t; // length: the data's, as read once (tensor.js)
     const rank = dims.length;
+    if (rank === 0) this.noteIfDetached(dims);
     const words = this.words;
     let at = this.at;
     words[at++] = 1;
@@ -116,7 +128,12 @@ export class RequestWriter {
     words[at++] = rank;
     for (let i = 0, n = Math.min(rank, this.limits.rank); i < n; i += 1) {
       const d = dims[i]; // numbers, or BigInts as ONNX protobuf readers give int64 dims
-      words[at++] = typeof d === 'number' ? d : typeof d === 'bigint' ? Number(d) : NaN;
+      if (typeof d === 'number') words[at++] = d;
+      else if (typeof d === 'bigint') words[at++] = Number(d);
+      else {
+        words[at++] = NaN;
+        this.unreadable ??= { list: dims, entry: i, value: d };
+      }
     }
     if (!inlineValues) {
       words[at++] = 0;

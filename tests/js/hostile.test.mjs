@@ -407,7 +407,7 @@ test("a typed array's own getters, methods and prototype never decide what a cal
   canary(20);
 });
 
-test('data or an output whose buffer is detached (transferred, or a view of wasm memory that grew) is a labelled Error', () => {
+test('data, dims, axes or an output whose buffer is detached (transferred, or a view of wasm memory that grew) is a labelled Error', () => {
   const detached = (array) => (structuredClone(array.buffer, { transfer: [array.buffer] }), array);
   const gone = /whose buffer is detached/;
   // Before the call: a detached array reads as empty, and copying from it threw a TypeError that
@@ -417,6 +417,22 @@ test('data or an output whose buffer is detached (transferred, or a view of wasm
     mustThrow(() => api.reduceMax({ type: 'float32', data: detached(new Float32Array([1, 2, 3])), dims }), gone);
   }
   mustThrow(() => new api.Tensor('float32', detached(new Float32Array(2)), [0]), /^Tensor: the tensor has as data a Float32Array whose buffer is detached/);
+  // dims or axes as a detached typed array: it reads as an empty list, which had the input taken
+  // as a scalar and ReduceMax reduce over every axis (or, with noop_with_empty_axes, none).
+  mustThrow(() => api.runNode('ReduceMax', [x23()], { axes: detached(new Int32Array([1])) }, 13), /^ReduceMax version 13: attribute 'axes' is a Int32Array whose buffer is detached/);
+  mustThrow(() => api.reduceMax(x23(), { axes: detached(new Int32Array([1])) }, { opset: 13 }), /^ReduceMax version 13: attribute 'axes' is a Int32Array whose buffer is detached/);
+  mustThrow(() => api.reduceMax(x23(), { axes: detached(new BigInt64Array([1n])), noop_with_empty_axes: 1 }), /^ReduceMax version 20: attribute 'axes' is a BigInt64Array whose buffer is detached/);
+  mustThrow(() => api.argMax({ type: 'float32', data: new Float32Array([5]), dims: detached(new Int32Array([1])) }), /^ArgMax version 13: input 0 has dims a Int32Array whose buffer is detached/);
+  mustThrow(() => api.runNode('ReduceMax', [x23(), { type: 'int64', data: new BigInt64Array([1n]), dims: detached(new Int32Array([1])) }], {}, 18), /^ReduceMax version 18: input 1 has dims a Int32Array whose buffer is detached/);
+  mustThrow(() => new api.Tensor('float32', new Float32Array([5]), detached(new Int32Array([1]))), /^Tensor: dims is a Int32Array whose buffer is detached/);
+  mustThrow(() => new api.Tensor('float32', [5], detached(new Int32Array([1]))), /^Tensor: dims is a Int32Array whose buffer is detached/);
+  // ... detached by a getter while the call reads its arguments.
+  const axesDetachedLate = new Int32Array([1]);
+  const dimsDetachingAxes = new Proxy([2, 3], { get: (t, k) => (k === '1' && axesDetachedLate.length && detached(axesDetachedLate), Reflect.get(t, k)) });
+  mustThrow(() => api.runNode('ReduceMax', [{ ...x23(), dims: dimsDetachingAxes }], { axes: axesDetachedLate }, 13), /^ReduceMax version 13: attribute 'axes' is a Int32Array whose buffer is detached/);
+  // An empty typed array that is not detached is an empty list as before.
+  assert.deepEqual(Array.from(api.runNode('ReduceMax', [x23()], { axes: new Int32Array(0), keepdims: 0 }, 13)[0].data), [5]);
+  assert.deepEqual(api.runNode('ReduceMax', [{ type: 'float32', data: new Float32Array([7]), dims: new Int32Array(0) }], {}, 13)[0].dims, []);
   // During the call: a dims getter transfers the buffer (a large input, streamed) ...
   const big = new Float32Array(300000);
   mustThrow(() => api.argMax({ type: 'float32', data: big, get dims() { detached(big); return [300000]; } }), /^ArgMax version 13: .*detached/);
@@ -450,6 +466,15 @@ test('data or an output whose buffer is detached (transferred, or a view of wasm
   const dimsTransferringOut = new Proxy([0, 3], { get: (t, k) => (k === '0' && first && ((first = false), detached(emptyOut)), Reflect.get(t, k)) });
   mustThrow(() => api.argMax({ ...empty, dims: dimsTransferringOut }, { axis: 1 }, { out: emptyOut }), /^ArgMax version 13: option 'out' .*whose buffer is detached/);
   canary(20);
+});
+
+test('a dims entry that is no number, and a Set as attributes, are Errors that name them', () => {
+  // A dims entry that is no number is named as it is (the core, given NaN for it, could say only NaN).
+  for (const [entry, text] of [['3', 'the string "3"'], [null, 'null'], [undefined, 'undefined'], [{}, 'an object']])
+    mustThrow(() => api.argMax({ type: 'float32', data: new Float32Array(6), dims: [2, entry] }), new RegExp(`^ArgMax version 13: input 0 has dims\\[1\\] = ${text}, which is not a non-negative integer`));
+  // A Set, like a Map, holds its entries as no properties: as attributes it is an Error, not "none".
+  mustThrow(() => api.argMax(x23(), new Set(['axis'])), /^ArgMax version 13: attributes must be an object, got a Set/);
+  canary(5);
 });
 
 test('memory does not creep: wasm heap size and allocator state stable, RSS roughly stable', () => {

@@ -138,7 +138,7 @@ export function hostileCalls() {
         // the attributes object
         let attrsValid = v === undefined;
         try {
-          attrsValid ||= typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Map) && Object.keys(v).every((n) => v[n] === undefined);
+          attrsValid ||= typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Map) && !(v instanceof Set) && Object.keys(v).every((n) => v[n] === undefined);
         } catch {
           attrsValid = false;
         }
