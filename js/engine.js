@@ -35,9 +35,26 @@ function checkedOptions(opType, options, opset) {
   return options;
 }
 
+// A key besides those an entry point takes (the friendly functions: opset and out; runNode: out,
+// its opset being an argument) is an Error: a misspelt `opset` would run the newest version, whose
+// semantics can differ (Hardmax 1 and 11 against 13). Own enumerable keys, as a literal has them;
+// no value is read (getters run once, where the call reads them).
+function checkOptionKeys(opType, options, opset, takesOpset) {
+  for (const key in options) {
+    if (key === 'out' || (key === 'opset' && takesOpset) || !Object.hasOwn(options, key)) continue;
+    const name = key.length > 40 ? `${key.slice(0, 40)}...` : key;
+    throw nodeError(opType, opset, key === 'opset'
+      ? "runNode takes the opset as its fourth argument, not as option 'opset'"
+      : `unknown option '${name}'; ${takesOpset ? 'the options are opset and out' : "runNode's one option is out"}`);
+  }
+}
+
 /** The opset of the friendly functions' options { opset, out } (runNode reads `out`). */
 export function optionsOpset(opType, options) {
-  return options === undefined || options === null ? undefined : checkedOptions(opType, options, undefined).opset;
+  if (options === undefined || options === null) return undefined;
+  const opset = checkedOptions(opType, options, undefined).opset;
+  checkOptionKeys(opType, options, opset, true);
+  return opset;
 }
 
 /**
@@ -50,6 +67,7 @@ export function optionsOpset(opType, options) {
  * @returns {Tensor[]}
  */
 export function runNode(opType, inputs, attributes, opset, options) {
+  if (options !== undefined && options !== null) checkOptionKeys(opType, checkedOptions(opType, options, opset), opset, false);
   return [runNodeOutput(opType, inputs, attributes, opset, options)];
 }
 

@@ -191,6 +191,15 @@ test('a wrong out is an Error naming the operator, version and problem; the next
     throwsWith(() => runNode('ArgMax', [x], { axis: 0 }, 11, options), /^ArgMax version 11: options must be an object/);
   }
   assert.deepEqual(argMax(x, { axis: 0 }, null).data, argMax(x, { axis: 0 }).data);
+  // A key besides opset and out (runNode: out) is an Error: a misspelt opset ran the newest
+  // version, and Hardmax 11 and 13 answer differently. Inherited keys are not the caller's options.
+  const scores = new Tensor('float32', Float32Array.from([1, 3, 2, 0, 5, 4]), [1, 2, 3]);
+  assert.notDeepEqual(Array.from(hardmax(scores, {}, { opset: 11 }).data), Array.from(hardmax(scores).data));
+  throwsWith(() => hardmax(scores, {}, { opSet: 11 }), /^Hardmax version 13: unknown option 'opSet'; the options are opset and out/);
+  throwsWith(() => argMax(x, { axis: 0 }, { opset: 11, out: new BigInt64Array(4), outt: 1 }), /^ArgMax version 11: unknown option 'outt'/);
+  throwsWith(() => runNode('ArgMax', [x], { axis: 0 }, undefined, { opset: 11 }), /^ArgMax version 13: runNode takes the opset as its fourth argument, not as option 'opset'/);
+  throwsWith(() => runNode('ArgMax', [x], { axis: 0 }, 11, { output: new BigInt64Array(4) }), /^ArgMax version 11: unknown option 'output'; runNode's one option is out/);
+  assert.deepEqual(argMax(x, { axis: 0 }, Object.create({ opst: 11 })).data, argMax(x, { axis: 0 }).data);
   const out = new BigInt64Array(4);
   assert.deepEqual(argMax(x, { axis: 0 }, { out }).data, BigInt64Array.from([1n, 2n, 0n, 1n]));
 });
