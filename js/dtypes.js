@@ -85,13 +85,22 @@ export function dataClass(info, data) {
 }
 
 /** Whether `value` is a list of numbers as dims, axes and list attributes take: an Array or a typed array (not a DataView). */
-export const isList = (value) => Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
+export const isList = (value) => Array.isArray(value) || typedArrayKind(value) !== undefined; // (a DataView of any realm is not)
 /**
  * Whether list `value` (isList) is a typed array whose buffer is detached: it reads as empty, so
  * dims or axes given that way would silently mean a scalar or "all axes". Readers check it where a
  * list read as empty (a few ns, and only then).
  */
-export const isDetachedList = (value) => ArrayBuffer.isView(value) && typedArrayKind(value) !== undefined && isDetached(value);
+export const isDetachedList = (value) => typedArrayKind(value) !== undefined && isDetached(value);
+/**
+ * The length of list `value` (isList): a typed array's own (through the intrinsic getter, not one
+ * of the caller's), an Array's as it answers. A Proxy of an Array may answer anything: isCount.
+ */
+export const listLength = (value) => (Array.isArray(value) ? value.length : lengthOf(value));
+/** Whether a length is a count of entries (a Proxy's length may be negative, fractional or no number). */
+export const isCount = (n) => Number.isSafeInteger(n) && n >= 0;
+/** A length that is no count, as a message shows it: -1, NaN, 2.5, the string "2". */
+export const lengthText = (n) => (typeof n === 'number' ? String(n) : typeof n === 'bigint' ? `${n}n` : describeValue(n));
 
 export function describeValue(value) {
   if (value === null) return 'null';

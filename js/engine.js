@@ -7,7 +7,7 @@
 // call a single crossing into wasm (bindings' run(), where a request repeating an earlier one
 // reuses its plan); no view or string is made per call. session.js holds what every call needs
 // from the loaded module.
-import { bytesOf, describeValue, isDetached, lengthOf, plainView } from './dtypes.js';
+import { bytesOf, describeValue, isCount, isDetached, lengthOf, lengthText, plainView } from './dtypes.js';
 import { inputAddress, streamInput } from './feed.js';
 import {
   claimOutput, hardmaxOutput, markWinners, outProblem, outputArray, outputClass, readOutput, response, resultTensor, stagedOutput,
@@ -156,13 +156,18 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
 
 // What the request could not carry (wire.js: unreadable), named by whose list it is: a tensor's
 // dims or an attribute's value; else undefined (an opset given as a list, which the core names).
-function unreadableProblem(tensors, attrs, { list, entry, value }) {
+function unreadableProblem(tensors, attrs, { list, problem, at, value }) {
   for (let k = 0; k < tensors.length; k += 1) {
     if (tensors[k] === null || tensors[k].dims !== list) continue;
-    if (entry < 0) return `input ${k} has dims ${detachedText(list)}`;
-    return `input ${k} has dims[${entry}] = ${describeValue(value)}, which is not a non-negative integer`;
+    if (problem === 'detached') return `input ${k} has dims ${detachedText(list)}`;
+    if (problem === 'length') return `input ${k} has dims whose length is ${lengthText(value)}, not a count of entries`;
+    return `input ${k} has dims[${at}] = ${describeValue(value)}, which is not a non-negative integer`;
   }
-  for (let a = 0; a < attrs.length; a += 2) if (attrs[a + 1] === list) return `attribute '${attrs[a]}' is ${detachedText(list)}`;
+  for (let a = 0; a < attrs.length; a += 2) {
+    if (attrs[a + 1] !== list) continue;
+    if (problem === 'detached') return `attribute '${attrs[a]}' is ${detachedText(list)}`;
+    return `attribute '${attrs[a]}' is a list whose length is ${lengthText(value)}, not a count of entries`;
+  }
   return undefined;
 }
 
@@ -185,7 +190,8 @@ const argumentsProblem = (problem) => ({ inputCount: 0, tensors: [], attrs: [], 
 // the defined attributes (name, value, name, value, ...); or the first problem.
 function readArguments(inputs, attributes, carried) {
   if (!Array.isArray(inputs)) return argumentsProblem(`inputs must be an array of tensors, got ${describeValue(inputs)}`);
-  const inputCount = inputs.length;
+  const inputCount = inputs.length; // (a Proxy's may be no count)
+  if (!isCount(inputCount)) return argumentsProblem(`inputs is an array whose length is ${lengthText(inputCount)}, not a count of entries`);
   const tensors = new Array(Math.min(inputCount, carried));
   for (let k = 0; k < tensors.length; k += 1) {
     const x = inputs[k];

@@ -1,6 +1,6 @@
 // The Tensor class ({ type, data, dims }, the shape of onnxruntime-web's ort.Tensor) and the
 // reading of tensor-likes given to operators.
-import { DTYPES, dataClass, describeValue, dtypeOf, isDetached, isDetachedList, isList, lengthOf } from './dtypes.js';
+import { DTYPES, dataClass, describeValue, dtypeOf, isCount, isDetached, isDetachedList, isList, lengthOf, lengthText, listLength } from './dtypes.js';
 
 // 'a Float32Array', or 'a Uint16Array (or Float16Array)' for a dtype with two classes.
 export function expectedClassText(info) {
@@ -50,7 +50,8 @@ export const MAX_TENSOR_RANK = 65536;
 // RangeError, or crashed the process). A loop, not Array.from(dims, Number): a Tensor made per
 // call of a small input cost that call about 0.28 us more than a plain { type, data, dims }.
 function shapeOf(dims) {
-  const rank = dims.length;
+  const rank = listLength(dims);
+  if (!isCount(rank)) throw new Error(`Tensor: dims is a list whose length is ${lengthText(rank)}, not a count of entries`);
   if (rank === 0 && isDetachedList(dims)) throw new Error(`Tensor: dims is ${detachedText(dims)}`);
   if (rank > MAX_TENSOR_RANK) throw new Error(`Tensor: dims has ${rank} entries, more than any tensor has (at most ${MAX_TENSOR_RANK})`);
   const shape = [];

@@ -1,6 +1,6 @@
 // Writes a node call into the module's request scratch as the flat list of doubles that
 // src/wire/wire.h describes. Capacities come from the module itself, so the two sides agree.
-import { describeValue, isDetachedList, isList } from './dtypes.js';
+import { describeValue, isCount, isDetachedList, isList, listLength } from './dtypes.js';
 
 const KIND = { absent: 0, number: 1, boolean: 2, list: 3, other: 4 };
 const OTHER = { none: 0, string: 1, object: 2, null: 3, function: 4, symbol: 5, listWithNonNumber: 6 };
@@ -21,9 +21,10 @@ export class RequestWriter {
     this.words = null;
     this.at = 0;
     // What this request could not carry as given, which the caller names in an Error
-    // (runArguments): { list, entry: -1 } for a list (a tensor's dims, an attribute's value) read
-    // as empty because it is a detached typed array, { list, entry, value } for a dims entry that
-    // is no number (written as NaN, which is all the core could say of it); else undefined.
+    // (runArguments): a list (a tensor's dims, an attribute's value) that is a detached typed
+    // array (it reads as empty: a scalar, or every axis) or whose length is no count (a Proxy's;
+    // written as empty), or a dims entry that is no number (written as NaN, which is all the core
+    // could say of it). { list, problem: 'detached' | 'length' | 'entry', at, value }, else undefined.
     this.unreadable = undefined;
   }
 
@@ -91,8 +92,7 @@ export class RequestWriter {
     // Only the carried entries matter: a longer list is rejected for its length alone. The length
     // and each entry are read once: a Proxy or getter may answer differently each time, and a
     // count read again could claim entries that were never written.
-    const length = v.length;
-    if (length === 0) this.noteIfDetached(v);
+    const length = this.countOf(v);
     const n = Math.min(length, this.limits.listed);
     const start = this.at;
     for (let i = 0; i < n; i += 1) {
@@ -104,8 +104,20 @@ export class RequestWriter {
     this.at = start + 3 + n;
   }
 
-  noteIfDetached(list) {
-    if (this.unreadable === undefined && isDetachedList(list)) this.unreadable = { list, entry: -1, value: undefined };
+  note(list, problem, at, value) {
+    this.unreadable ??= { list, problem, at, value };
+  }
+
+  // A list's entry count, its length read once; 0, noted, where that is no count or the list a
+  // detached typed array.
+  countOf(list) {
+    const length = listLength(list);
+    if (!isCount(length)) {
+      this.note(list, 'length', 0, length);
+      return 0;
+    }
+    if (length === 0 && isDetachedList(list)) this.note(list, 'detached', 0, undefined);
+    return length;
   }
 
   put3(a, b, c) {
@@ -118,8 +130,7 @@ export class RequestWriter {
   tensor(t, inlineValues) {
     if (t === null) return this.put(0);
     const { dims, data, length } = t; // length: the data's, as read once (tensor.js)
-    const rank = dims.length;
-    if (rank === 0) this.noteIfDetached(dims);
+    const rank = this.countOf(dims);
     const words = this.words;
     let at = this.at;
     words[at++] = 1;
@@ -132,7 +143,7 @@ export class RequestWriter {
       else if (typeof d === 'bigint') words[at++] = Number(d);
       else {
         words[at++] = NaN;
-        this.unreadable ??= { list: dims, entry: i, value: d };
+        this.note(dims, 'entry', i, d);
       }
     }
     if (!inlineValues) {

@@ -468,7 +468,25 @@ test('data, dims, axes or an output whose buffer is detached (transferred, or a 
   canary(20);
 });
 
-test('a dims entry that is no number, and a Set as attributes, are Errors that name them', () => {
+test('lists that hold no list of numbers, and a Set as attributes, are Errors that name them', () => {
+  // A Proxy of an Array answers any length: one that is no count had the request malformed (an
+  // Error naming nothing), a RangeError or a TypeError thrown, or, read as no entries, the axes
+  // empty (every axis reduced).
+  const lying = (length, entries = [2]) => new Proxy(entries, { get: (t, k) => (k === 'length' ? length : Reflect.get(t, k)) });
+  const data = () => ({ type: 'float32', data: new Float32Array([1, 2]), dims: [2] });
+  for (const [length, text] of [['abc', 'the string "abc"'], [-1, '-1'], [NaN, 'NaN'], [2.5, '2.5'], [undefined, 'undefined'], [2n, '2n'], [{}, 'an object']]) {
+    const shown = text.replace(/[.()]/g, '\\$&');
+    mustThrow(() => api.argMax({ ...data(), dims: lying(length) }), new RegExp(`^ArgMax version 13: input 0 has dims whose length is ${shown}, not a count of entries`));
+    mustThrow(() => api.reduceMax(data(), { axes: lying(length, [0]) }, { opset: 13 }), new RegExp(`^ReduceMax version 13: attribute 'axes' is a list whose length is ${shown}, not a count`));
+    mustThrow(() => api.reduceMax(data(), { axes: lying(length, [0]), keepdims: 0 }), new RegExp(`^ReduceMax version 20: attribute 'axes' is a list whose length is ${shown}, not a count`));
+    mustThrow(() => api.runNode('ArgMax', lying(length, [data()])), new RegExp(`^ArgMax version 13: inputs is an array whose length is ${shown}, not a count`));
+    mustThrow(() => new api.Tensor('float32', new Float32Array(2), lying(length)), new RegExp(`^Tensor: dims is a list whose length is ${shown}, not a count`));
+  }
+  // A DataView is no list in any realm (another realm's had the request malformed).
+  const foreignView = vm.runInNewContext('new DataView(new ArrayBuffer(8))');
+  mustThrow(() => api.argMax({ ...data(), dims: foreignView }), /^ArgMax version 13: input 0 has dims a DataView; dims must be an array/);
+  mustThrow(() => api.reduceMax(data(), { axes: foreignView }, { opset: 13 }), /^ReduceMax version 13: attribute 'axes' must be a list of integers/);
+  mustThrow(() => api.reduceMax(data(), { axes: foreignView }), /^ReduceMax version 20: attribute 'axes' must be a list of integers, got a DataView/);
   // A dims entry that is no number is named as it is (the core, given NaN for it, could say only NaN).
   for (const [entry, text] of [['3', 'the string "3"'], [null, 'null'], [undefined, 'undefined'], [{}, 'an object']])
     mustThrow(() => api.argMax({ type: 'float32', data: new Float32Array(6), dims: [2, entry] }), new RegExp(`^ArgMax version 13: input 0 has dims\\[1\\] = ${text}, which is not a non-negative integer`));

@@ -16,6 +16,11 @@ function revoked(target) {
   return p.proxy;
 }
 
+// An Array whose length (through a Proxy) is no count of entries.
+function lyingLength(entries, length) {
+  return new Proxy(entries, { get: (t, k) => (k === 'length' ? length : Reflect.get(t, k)) });
+}
+
 const throwingProxy = () =>
   new Proxy({}, { get() { throw TRAP; }, ownKeys() { throw TRAP; }, has() { throw TRAP; }, getPrototypeOf() { throw TRAP; } });
 
@@ -32,6 +37,7 @@ export const HOSTILE = [
   new Boolean(true), new Float32Array(6), new Float64Array(0), new BigInt64Array([1n]), new Int32Array([1]),
   new Uint8Array(3), new DataView(new ArrayBuffer(8)), new ArrayBuffer(8), new Float32Array(new SharedArrayBuffer(24)),
   new Map([['axis', 1]]), new Set([1]), new Date(0), /re/, Promise.resolve(1), new Error('x'), Math, JSON,
+  lyingLength([0], -1), lyingLength([0], 'abc'), lyingLength([1], NaN),
 ];
 /** Hostile objects whose every read throws (the caller's exception) or cannot be read at all. */
 export const HOSTILE_THROWING = [
@@ -60,7 +66,7 @@ function validAxis(v, rank) {
 
 // A list of axes for `rank`: every carried entry numeric, integer, in range, no repeats.
 function validAxes(v, rank) {
-  if (!isList(v)) return false;
+  if (!isList(v) || !(Number.isSafeInteger(v.length) && v.length >= 0)) return false;
   const seen = new Set();
   for (let i = 0; i < v.length; i += 1) {
     const a = v[i];
