@@ -124,9 +124,9 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
     writer.value(attrs[2 * a + 1]);
   }
 
-  // A typed array read as an empty list because its buffer is detached (before the call, or by a
-  // getter since) would have meant a scalar or "all axes"; a dims entry that is no number the core
-  // sees as NaN.
+  // A list the writer could not read as one (wire.js: unreadable) is named here, before the core
+  // runs: a detached typed array (before the call, or by a getter since) would have meant a scalar
+  // or "all axes", a length that is no count a malformed request, a dims entry no number NaN.
   if (writer.unreadable !== undefined) {
     const listProblem = unreadableProblem(tensors, attrs, writer.unreadable);
     if (listProblem) failWith(s, header, listProblem);
