@@ -38,13 +38,24 @@ export const lengthOf = (array) => lengthGetter.call(array);
 export const byteOffsetOf = (array) => byteOffsetGetter.call(array);
 export const byteLengthOf = (array) => byteLengthGetter.call(array);
 export const bufferOf = (array) => bufferGetter.call(array);
+const typedArrayAt = TypedArrayPrototype.at;
 /**
- * Whether typed array `array`'s buffer is detached (transferred to a worker, or a view of a wasm
- * memory that has grown since): it then reads as empty, but copying from it or viewing it throws.
- * (ArrayBuffer.prototype.detached is newer than Node 20.) Only an empty array can be.
+ * Whether typed array `array` cannot be read: its buffer is detached (transferred to a worker, or
+ * a view of a wasm memory that has grown since), or it is a fixed-length view of a resizable
+ * buffer shrunk below its end. Either reads as empty, but copying from it throws (a TypeError that
+ * names nothing of the call). Only an empty array can be; `at` validates it as every method does.
  */
 export function isDetached(array) {
   if (lengthOf(array) !== 0) return false;
+  try {
+    typedArrayAt.call(array, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+/** Of an array isDetached says yes to: whether its buffer itself is detached (else the view is out of its bounds). */
+export function bufferIsDetached(array) {
   try {
     new Uint8Array(bufferOf(array), 0, 0);
     return false;

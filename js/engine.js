@@ -124,6 +124,13 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
     writer.value(attrs[2 * a + 1]);
   }
 
+  // Caller code that ran while the request was written (a getter or Proxy among the dims or list
+  // attributes) may have grown the wasm memory (allocated in the module): the words written since
+  // went to a detached view and are lost, and the core would read an earlier request's. The header
+  // is written again, for the Error's label only.
+  if (writer.words.length === 0)
+    failWith(s, writer.begin(heap(s).HEAPF64, opType, opset),
+      "the wasm memory grew while the call read its dims or attributes (a getter or Proxy allocated in onnx-extrema's module); allocate outside the call");
   // A list the writer could not read as one (wire.js: unreadable) is named here, before the core
   // runs: a detached typed array (before the call, or by a getter since) would have meant a scalar
   // or "all axes", a length that is no count a malformed request, a dims entry no number NaN.

@@ -1,6 +1,6 @@
 // The Tensor class ({ type, data, dims }, the shape of onnxruntime-web's ort.Tensor) and the
 // reading of tensor-likes given to operators.
-import { DTYPES, dataClass, describeValue, dtypeOf, isCount, isDetached, isDetachedList, isList, lengthOf, lengthText, listLength } from './dtypes.js';
+import { DTYPES, bufferIsDetached, dataClass, describeValue, dtypeOf, isCount, isDetached, isDetachedList, isList, lengthOf, lengthText, listLength } from './dtypes.js';
 
 // 'a Float32Array', or 'a Uint16Array (or Float16Array)' for a dtype with two classes.
 export function expectedClassText(info) {
@@ -8,9 +8,12 @@ export function expectedClassText(info) {
   return info.alternative ? `a ${name} (or ${info.alternative.name})` : `a ${name}`;
 }
 
-// 'a Float32Array whose buffer is detached (...)': what a call says of a detached input or output.
+// 'a Float32Array whose buffer is detached (...)': what a call says of an input, output or list
+// that cannot be read (dtypes.js: isDetached).
 export const detachedText = (array) =>
-  `${describeValue(array)} whose buffer is detached (transferred away, or a view of a wasm memory that has grown since)`;
+  bufferIsDetached(array)
+    ? `${describeValue(array)} whose buffer is detached (transferred away, or a view of a wasm memory that has grown since)`
+    : `${describeValue(array)} out of the bounds of its resizable buffer, which was shrunk below the view's end`;
 
 // Checks a { type, data, dims } and returns its parts, or a problem text (no throwing here so the
 // caller can prefix the operator and version).

@@ -407,7 +407,7 @@ test("a typed array's own getters, methods and prototype never decide what a cal
   canary(20);
 });
 
-test('data, dims, axes or an output whose buffer is detached (transferred, or a view of wasm memory that grew) is a labelled Error', () => {
+test('data, dims, axes or an output that cannot be read (a buffer detached, transferred or of wasm memory that grew; a resizable one shrunk) is a labelled Error', () => {
   const detached = (array) => (structuredClone(array.buffer, { transfer: [array.buffer] }), array);
   const gone = /whose buffer is detached/;
   // Before the call: a detached array reads as empty, and copying from it threw a TypeError that
@@ -430,6 +430,19 @@ test('data, dims, axes or an output whose buffer is detached (transferred, or a 
   const axesDetachedLate = new Int32Array([1]);
   const dimsDetachingAxes = new Proxy([2, 3], { get: (t, k) => (k === '1' && axesDetachedLate.length && detached(axesDetachedLate), Reflect.get(t, k)) });
   mustThrow(() => api.runNode('ReduceMax', [{ ...x23(), dims: dimsDetachingAxes }], { axes: axesDetachedLate }, 13), /^ReduceMax version 13: attribute 'axes' is a Int32Array whose buffer is detached/);
+  // A fixed-length view of a resizable buffer shrunk below its end reads as empty too: copying from
+  // it threw a TypeError naming nothing, and as axes it read as none (every axis reduced).
+  const shrunk = (cls, n) => {
+    const rab = new ArrayBuffer(8 + n * cls.BYTES_PER_ELEMENT, { maxByteLength: 1024 });
+    const view = new cls(rab, 8, n);
+    rab.resize(4);
+    return view;
+  };
+  for (const dims of [[4], [0]])
+    mustThrow(() => api.argMax({ type: 'float64', data: shrunk(Float64Array, 4), dims }), /^ArgMax version 13: input 0 has as data a Float64Array out of the bounds of its resizable buffer/);
+  mustThrow(() => api.reduceMax(x23(), { axes: shrunk(Int32Array, 1) }), /^ReduceMax version 20: attribute 'axes' is a Int32Array out of the bounds of its resizable buffer/);
+  mustThrow(() => api.runNode('ReduceMax', [x23()], { axes: shrunk(Int32Array, 1) }, 13), /^ReduceMax version 13: attribute 'axes' is a Int32Array out of the bounds/);
+  mustThrow(() => api.argMax(x23(), { axis: 1, keepdims: 0 }, { out: shrunk(BigInt64Array, 2) }), /^ArgMax version 13: option 'out' is a BigInt64Array out of the bounds/);
   // An empty typed array that is not detached is an empty list as before.
   assert.deepEqual(Array.from(api.runNode('ReduceMax', [x23()], { axes: new Int32Array(0), keepdims: 0 }, 13)[0].data), [5]);
   assert.deepEqual(api.runNode('ReduceMax', [{ type: 'float32', data: new Float32Array([7]), dims: new Int32Array(0) }], {}, 13)[0].dims, []);
@@ -457,6 +470,18 @@ test('data, dims, axes or an output whose buffer is detached (transferred, or a 
   } finally {
     M._free(at);
   }
+  // ... or grows the wasm memory while the request is written (a getter among the dims or a list
+  // attribute): the words went to a detached view, and the core read the call before's (a stale
+  // answer, or 'malformed request (internal error)').
+  const growHeap = () => M._free(M._malloc(M.HEAPU8.length));
+  api.runNode('ReduceMax', [x23()], { axes: [0], keepdims: 0 }, 13); // the request a lost write left in place
+  const growingAxes = [1];
+  Object.defineProperty(growingAxes, 0, { get() { growHeap(); return 1; } });
+  mustThrow(() => api.runNode('ReduceMax', [x23()], { axes: growingAxes, keepdims: 0 }, 13), /^ReduceMax version 13: the wasm memory grew while the call read its dims or attributes/);
+  const growingDims = [2, 3];
+  Object.defineProperty(growingDims, 1, { get() { growHeap(); return 3; } });
+  mustThrow(() => api.argMax({ ...x23(), dims: growingDims }, { axis: 1 }), /^ArgMax version 13: the wasm memory grew while the call read/);
+  assert.deepEqual(Array.from(api.runNode('ReduceMax', [x23()], { axes: [1], keepdims: 0 }, 13)[0].data), [3, 5]);
   // Option 'out', for an output of one element and of none.
   mustThrow(() => api.argMax(x23(), { axis: 1, keepdims: 0 }, { out: detached(new BigInt64Array(2)) }), /^ArgMax version 13: option 'out' .*whose buffer is detached/);
   const empty = { type: 'float32', data: new Float32Array(0), dims: [0, 3] };
