@@ -113,10 +113,32 @@ export const isCount = (n) => Number.isSafeInteger(n) && n >= 0;
 /** A length that is no count, as a message shows it: -1, NaN, 2.5, the string "2". */
 export const lengthText = (n) => (typeof n === 'number' ? String(n) : typeof n === 'bigint' ? `${n}n` : describeValue(n));
 
+// Brand checks of any realm: a Map's or Set's own `size` getter throws for anything else.
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size').get;
+const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get;
+const hasBrand = (sizeGetter, value) => {
+  try {
+    sizeGetter.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+/**
+ * Whether object `value` is a Map or a Set, of any realm: their entries are no properties, so as
+ * attributes or options they would read as none. An object whose prototype is Object.prototype
+ * (a literal's) or null is neither, found without the brand checks (which throw for it).
+ */
+export function isMapOrSet(value) {
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) return false;
+  return hasBrand(mapSize, value) || hasBrand(setSize, value);
+}
+
 export function describeValue(value) {
   if (value === null) return 'null';
-  if (value instanceof Map) return 'a Map';
-  if (value instanceof Set) return 'a Set';
+  if (hasBrand(mapSize, value)) return 'a Map';
+  if (hasBrand(setSize, value)) return 'a Set';
   if (ArrayBuffer.isView(value)) return `a ${Object.prototype.toString.call(value).slice(8, -1)}`;
   if (Array.isArray(value)) return 'an Array';
   if (typeof value === 'object') return 'an object';

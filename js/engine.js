@@ -7,7 +7,7 @@
 // call a single crossing into wasm (bindings' run(), where a request repeating an earlier one
 // reuses its plan); no view or string is made per call. session.js holds what every call needs
 // from the loaded module.
-import { bytesOf, describeValue, isCount, isDetached, lengthOf, lengthText, plainView } from './dtypes.js';
+import { bytesOf, describeValue, isCount, isDetached, isMapOrSet, lengthOf, lengthText, plainView } from './dtypes.js';
 import { inputAddress, streamInput } from './feed.js';
 import {
   claimOutput, hardmaxOutput, markWinners, outProblem, outputArray, outputClass, readOutput, response, resultTensor, stagedOutput,
@@ -30,7 +30,7 @@ export function nodeError(opType, opset, problem) {
 // Options are an object or absent: anything else is an error, so that an array given where
 // { out: array } was meant is not silently ignored.
 function checkedOptions(opType, options, opset) {
-  if (typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options))
+  if (typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options) || isMapOrSet(options))
     throw nodeError(opType, opset, `options must be an object such as { opset, out }, got ${describeValue(options)}`);
   return options;
 }
@@ -185,9 +185,9 @@ function withCallersOut(tensor, out) {
   return tensor;
 }
 
-/** Whether `attributes` is an object of attributes (not null, an Array, a Map or a Set: their entries are no properties). */
+/** Whether `attributes` is an object of attributes (not null, an Array, or a Map or Set of any realm: their entries are no properties). */
 export const isAttributesObject = (attributes) =>
-  attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes) && !(attributes instanceof Map) && !(attributes instanceof Set);
+  attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes) && !isMapOrSet(attributes);
 
 // readArguments' answer for a problem (made only then: the call path allocates nothing for it).
 const argumentsProblem = (problem) => ({ inputCount: 0, tensors: [], attrs: [], problem });

@@ -493,7 +493,7 @@ test('data, dims, axes or an output that cannot be read (a buffer detached, tran
   canary(20);
 });
 
-test('lists that hold no list of numbers, and a Set as attributes, are Errors that name them', () => {
+test('lists that hold no list of numbers, and a Map or Set of any realm as attributes or options, are Errors that name them', () => {
   // A Proxy of an Array answers any length: one that is no count had the request malformed (an
   // Error naming nothing), a RangeError or a TypeError thrown, or, read as no entries, the axes
   // empty (every axis reduced).
@@ -517,6 +517,17 @@ test('lists that hold no list of numbers, and a Set as attributes, are Errors th
     mustThrow(() => api.argMax({ type: 'float32', data: new Float32Array(6), dims: [2, entry] }), new RegExp(`^ArgMax version 13: input 0 has dims\\[1\\] = ${text}, which is not a non-negative integer`));
   // A Set, like a Map, holds its entries as no properties: as attributes it is an Error, not "none".
   mustThrow(() => api.argMax(x23(), new Set(['axis'])), /^ArgMax version 13: attributes must be an object, got a Set/);
+  // ... of any realm (another realm's Map was taken as no attributes: ArgMax ran on axis 0), and
+  // as options too (a Map's opset entry was no option: the newest version ran).
+  const ForeignMap = vm.runInNewContext('Map');
+  const ForeignSet = vm.runInNewContext('Set');
+  mustThrow(() => api.argMax(x23(), new ForeignMap([['axis', 1]])), /^ArgMax version 13: attributes must be an object, got a Map/);
+  mustThrow(() => api.reduceMax(x23(), new ForeignSet()), /^ReduceMax version 20: attributes must be an object, got a Set/);
+  mustThrow(() => api.hardmax(x23(), {}, new Map([['opset', 11]])), /^Hardmax version 13: options must be an object such as \{ opset, out \}, got a Map/);
+  mustThrow(() => api.runNode('ArgMax', [x23()], { axis: 1 }, 11, new ForeignSet()), /^ArgMax version 11: options must be an object.*got a Set/);
+  // Objects of another realm and class instances are attributes as a literal is.
+  assert.deepEqual(Array.from(api.argMax(x23(), vm.runInNewContext('({ axis: 1, keepdims: 0 })')).data), [1n, 2n]);
+  assert.deepEqual(Array.from(api.argMax(x23(), new (class { axis = 1; keepdims = 0; })()).data), [1n, 2n]);
   canary(5);
 });
 
