@@ -71,9 +71,9 @@ export function runNode(opType, inputs, attributes, opset, options) {
   return [runNodeOutput(opType, inputs, attributes, opset, options)];
 }
 
-/** runNode's one output itself (the friendly functions': no array around it). */
+/** runNode's one output itself (the friendly functions': no array around it); options already checked (runNode, optionsOpset). */
 export function runNodeOutput(opType, inputs, attributes, opset, options) {
-  const out = options === undefined || options === null ? undefined : checkedOptions(opType, options, opset).out;
+  const out = options === undefined || options === null ? undefined : options.out;
   const s = session();
   if (!s) throw new Error(`onnx-extrema: ${opText(opType)} (${versionText(opset)}) was called before init() resolved; await init() first`);
   if (s.busy) throw callWhileBusyError(opType, opset);
