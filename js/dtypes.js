@@ -98,18 +98,22 @@ export function dataClass(info, data) {
 /** Whether `value` is a list of numbers as dims, axes and list attributes take: an Array or a typed array (not a DataView). */
 export const isList = (value) => Array.isArray(value) || typedArrayKind(value) !== undefined; // (a DataView of any realm is not)
 /**
- * Whether list `value` (isList) is a typed array whose buffer is detached: it reads as empty, so
- * dims or axes given that way would silently mean a scalar or "all axes". Readers check it where a
- * list read as empty (a few ns, and only then).
- */
-export const isDetachedList = (value) => typedArrayKind(value) !== undefined && isDetached(value);
-/**
  * The length of list `value` (isList): a typed array's own (through the intrinsic getter, not one
- * of the caller's), an Array's as it answers. A Proxy of an Array may answer anything: isCount.
+ * of the caller's), an Array's as it answers. A Proxy of an Array may answer anything: listFault.
  */
 export const listLength = (value) => (Array.isArray(value) ? value.length : lengthOf(value));
 /** Whether a length is a count of entries (a Proxy's length may be negative, fractional or no number). */
 export const isCount = (n) => Number.isSafeInteger(n) && n >= 0;
+/**
+ * Why list `value` of length `length` (listLength, read once) cannot be read as its entries:
+ * 'length', no count; 'detached', a typed array that cannot be read (isDetached: it reads as
+ * empty, so dims or axes given that way would silently mean a scalar or every axis); else
+ * undefined. The one check of every reader of dims and list attributes (a few ns).
+ */
+export function listFault(value, length) {
+  if (!isCount(length)) return 'length';
+  return length === 0 && typedArrayKind(value) !== undefined && isDetached(value) ? 'detached' : undefined;
+}
 /** A length that is no count, as a message shows it: -1, NaN, 2.5, the string "2". */
 export const lengthText = (n) => (typeof n === 'number' ? String(n) : typeof n === 'bigint' ? `${n}n` : describeValue(n));
 

@@ -13,7 +13,7 @@ import {
   claimOutput, hardmaxOutput, markWinners, outProblem, outputArray, outputClass, readOutput, response, resultTensor, stagedOutput,
 } from './outputs.js';
 import { STAGING_BYTES, check, failWith, heap, opText, session } from './session.js';
-import { detachedText, readTensorLike } from './tensor.js';
+import { detachedText, listFaultText, readTensorLike } from './tensor.js';
 
 /** An Error for `problem` in a call of opType at opset, prefixed as the core prefixes its own. */
 export function nodeError(opType, opset, problem) {
@@ -170,11 +170,7 @@ function unreadableProblem(tensors, attrs, { list, problem, at, value }) {
     if (problem === 'length') return `input ${k} has dims whose length is ${lengthText(value)}, not a count of entries`;
     return `input ${k} has dims[${at}] = ${describeValue(value)}, which is not a non-negative integer`;
   }
-  for (let a = 0; a < attrs.length; a += 2) {
-    if (attrs[a + 1] !== list) continue;
-    if (problem === 'detached') return `attribute '${attrs[a]}' is ${detachedText(list)}`;
-    return `attribute '${attrs[a]}' is a list whose length is ${lengthText(value)}, not a count of entries`;
-  }
+  for (let a = 0; a < attrs.length; a += 2) if (attrs[a + 1] === list) return `attribute '${attrs[a]}' is ${listFaultText(list, value, problem)}`;
   return undefined;
 }
 

@@ -1,9 +1,9 @@
 // The friendly operator functions: argMax(x, attributes, { opset, out }) and friends, each one
 // runNode call (runNodeOutput: the output without an array around it; the options passed on:
 // it reads `out`). reduceMax takes `axes` in every opset and passes it the way the version wants.
-import { describeValue, isCount, isDetachedList, isList, lengthText, listLength } from './dtypes.js';
+import { describeValue, isList, listFault, listLength } from './dtypes.js';
 import { isAttributesObject, nodeError, optionsOpset, reduceAxesIsInput, runNodeOutput } from './engine.js';
-import { MAX_TENSOR_RANK, Tensor, detachedText } from './tensor.js';
+import { MAX_TENSOR_RANK, Tensor, listFaultText } from './tensor.js';
 
 const single = (opType) => (x, attributes, options) => runNodeOutput(opType, [x], attributes, optionsOpset(opType, options), options);
 
@@ -37,8 +37,8 @@ function axesTensor(axes, opset) {
   // length says nothing of its entries (new Array(2 ** 32 - 1) once had the 32 GB array
   // allocated first, a RangeError, and a draft that copied the entries first crashed the process).
   const n = listLength(axes);
-  if (!isCount(n)) throw nodeError('ReduceMax', opset, `attribute 'axes' is a list whose length is ${lengthText(n)}, not a count of entries`);
-  if (n === 0 && isDetachedList(axes)) throw nodeError('ReduceMax', opset, `attribute 'axes' is ${detachedText(axes)}`);
+  const fault = listFault(axes, n);
+  if (fault) throw nodeError('ReduceMax', opset, `attribute 'axes' is ${listFaultText(axes, n, fault)}`);
   if (n > MAX_TENSOR_RANK) throw nodeError('ReduceMax', opset, `attribute 'axes' has ${n} entries, more than any tensor has axes (at most ${MAX_TENSOR_RANK})`);
   const entries = [];
   for (let i = 0; i < n; i += 1) {

@@ -1,6 +1,6 @@
 // The Tensor class ({ type, data, dims }, the shape of onnxruntime-web's ort.Tensor) and the
 // reading of tensor-likes given to operators.
-import { DTYPES, bufferIsDetached, dataClass, describeValue, dtypeOf, isCount, isDetached, isDetachedList, isList, lengthOf, lengthText, listLength } from './dtypes.js';
+import { DTYPES, bufferIsDetached, dataClass, describeValue, dtypeOf, isDetached, isList, lengthOf, lengthText, listFault, listLength } from './dtypes.js';
 
 // 'a Float32Array', or 'a Uint16Array (or Float16Array)' for a dtype with two classes.
 export function expectedClassText(info) {
@@ -14,6 +14,10 @@ export const detachedText = (array) =>
   bufferIsDetached(array)
     ? `${describeValue(array)} whose buffer is detached (transferred away, or a view of a wasm memory that has grown since)`
     : `${describeValue(array)} out of the bounds of its resizable buffer, which was shrunk below the view's end`;
+
+/** What a list with listFault `fault` is, as the end of 'dims is ...' or "attribute 'axes' is ...". */
+export const listFaultText = (list, length, fault) =>
+  fault === 'detached' ? detachedText(list) : `a list whose length is ${lengthText(length)}, not a count of entries`;
 
 // Checks a { type, data, dims } and returns its parts, or a problem text (no throwing here so the
 // caller can prefix the operator and version).
@@ -54,8 +58,8 @@ export const MAX_TENSOR_RANK = 65536;
 // call of a small input cost that call about 0.28 us more than a plain { type, data, dims }.
 function shapeOf(dims) {
   const rank = listLength(dims);
-  if (!isCount(rank)) throw new Error(`Tensor: dims is a list whose length is ${lengthText(rank)}, not a count of entries`);
-  if (rank === 0 && isDetachedList(dims)) throw new Error(`Tensor: dims is ${detachedText(dims)}`);
+  const fault = listFault(dims, rank);
+  if (fault) throw new Error(`Tensor: dims is ${listFaultText(dims, rank, fault)}`);
   if (rank > MAX_TENSOR_RANK) throw new Error(`Tensor: dims has ${rank} entries, more than any tensor has (at most ${MAX_TENSOR_RANK})`);
   const shape = [];
   let size = 1;

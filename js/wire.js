@@ -1,6 +1,6 @@
 // Writes a node call into the module's request scratch as the flat list of doubles that
 // src/wire/wire.h describes. Capacities come from the module itself, so the two sides agree.
-import { describeValue, isCount, isDetachedList, isList, listLength } from './dtypes.js';
+import { describeValue, isList, listFault, listLength } from './dtypes.js';
 
 const KIND = { absent: 0, number: 1, boolean: 2, list: 3, other: 4 };
 const OTHER = { none: 0, string: 1, object: 2, null: 3, function: 4, symbol: 5, listWithNonNumber: 6 };
@@ -24,7 +24,7 @@ export class RequestWriter {
     // (runArguments): a list (a tensor's dims, an attribute's value) that is a detached typed
     // array (it reads as empty: a scalar, or every axis) or whose length is no count (a Proxy's;
     // written as empty), or a dims entry that is no number (written as NaN, which is all the core
-    // could say of it). { list, problem: 'detached' | 'length' | 'entry', at, value }, else undefined.
+    // could say of it). { list, problem: a listFault or 'entry', at, value }, else undefined.
     this.unreadable = undefined;
   }
 
@@ -108,16 +108,13 @@ export class RequestWriter {
     this.unreadable ??= { list, problem, at, value };
   }
 
-  // A list's entry count, its length read once; 0, noted, where that is no count or the list a
-  // detached typed array.
+  // A list's entry count, its length read once; 0, noted, where it cannot be read (listFault).
   countOf(list) {
     const length = listLength(list);
-    if (!isCount(length)) {
-      this.note(list, 'length', 0, length);
-      return 0;
-    }
-    if (length === 0 && isDetachedList(list)) this.note(list, 'detached', 0, undefined);
-    return length;
+    const fault = listFault(list, length);
+    if (fault === undefined) return length;
+    this.note(list, fault, 0, length);
+    return 0;
   }
 
   put3(a, b, c) {
