@@ -28,10 +28,11 @@ export function nodeError(opType, opset, problem) {
 }
 
 // Options are an object or absent: anything else is an error, so that an array given where
-// { out: array } was meant is not silently ignored.
-function checkedOptions(opType, options, opset) {
+// { out: array } was meant is not silently ignored. `takesOpset`: the friendly functions' options
+// ({ opset, out }), not runNode's ({ out }, its opset an argument).
+function checkedOptions(opType, options, opset, takesOpset) {
   if (typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options) || isMapOrSet(options))
-    throw nodeError(opType, opset, `options must be an object such as { opset, out }, got ${describeValue(options)}`);
+    throw nodeError(opType, opset, `options must be an object such as ${takesOpset ? '{ opset, out }' : '{ out }'}, got ${describeValue(options)}`);
   return options;
 }
 
@@ -52,7 +53,7 @@ function checkOptionKeys(opType, options, opset, takesOpset) {
 /** The opset of the friendly functions' options { opset, out } (runNode reads `out`). */
 export function optionsOpset(opType, options) {
   if (options === undefined || options === null) return undefined;
-  const opset = checkedOptions(opType, options, undefined).opset;
+  const opset = checkedOptions(opType, options, undefined, true).opset;
   checkOptionKeys(opType, options, opset, true);
   return opset;
 }
@@ -67,7 +68,7 @@ export function optionsOpset(opType, options) {
  * @returns {Tensor[]}
  */
 export function runNode(opType, inputs, attributes, opset, options) {
-  if (options !== undefined && options !== null) checkOptionKeys(opType, checkedOptions(opType, options, opset), opset, false);
+  if (options !== undefined && options !== null) checkOptionKeys(opType, checkedOptions(opType, options, opset, false), opset, false);
   return [runNodeOutput(opType, inputs, attributes, opset, options)];
 }
 

@@ -18,6 +18,7 @@ if (esm) {
   const loading = import('./index.mjs').then(
     (m) => {
       esm = m;
+      Object.setPrototypeOf(TensorStandIn.prototype, m.Tensor.prototype);
       return m;
     },
     (error) => {
@@ -39,5 +40,20 @@ if (esm) {
   const functions = ['runNode', 'argMax', 'argMin', 'reduceMax', 'hardmax', 'toFloat16Bits', 'fromFloat16Bits',
     'toBFloat16Bits', 'fromBFloat16Bits', 'toFloat16Array', 'fromFloat16Array', 'toBFloat16Array', 'fromBFloat16Array'];
   for (const name of functions) exports[name] = (...args) => loaded(name)[name](...args);
-  Object.defineProperty(exports, 'Tensor', { enumerable: true, get: () => loaded('Tensor').Tensor });
+  // `Tensor` is the ES module's class once it has loaded; before, a stand-in, so that
+  // `const { Tensor } = require('onnx-extrema')` at the top of a file works: constructed (after
+  // init()) it makes the ES module's Tensor, its prototype joins that class's on load, and
+  // instanceof it accepts the ES module's tensors (the outputs).
+  class TensorStandIn {
+    constructor(...args) {
+      return Reflect.construct(loaded('Tensor').Tensor, args, new.target);
+    }
+
+    static [Symbol.hasInstance](value) {
+      if (this !== TensorStandIn) return Function.prototype[Symbol.hasInstance].call(this, value); // a subclass's own
+      return esm !== null && value instanceof esm.Tensor;
+    }
+  }
+  Object.defineProperty(TensorStandIn, 'name', { value: 'Tensor' });
+  Object.defineProperty(exports, 'Tensor', { enumerable: true, get: () => (esm ? esm.Tensor : TensorStandIn) });
 }
