@@ -63,6 +63,40 @@ export function bufferIsDetached(array) {
     return true;
   }
 }
+// SharedArrayBuffer's own byteLength getter: a brand check of any realm (it throws for anything else).
+const sharedByteLength = typeof SharedArrayBuffer === 'function' ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get : undefined;
+/**
+ * Whether `buffer` (a typed array's, bufferOf) is a SharedArrayBuffer: one memory can have several
+ * (structuredClone of one, one posted to a worker twice, a shared WebAssembly.Memory's buffer
+ * after grow()), so two views on different ones may still share bytes (sameSharedBytes). This
+ * realm's ArrayBuffers go by instanceof; anything else by brand (rare).
+ */
+export function isSharedBuffer(buffer) {
+  if (buffer instanceof ArrayBuffer || sharedByteLength === undefined) return false;
+  if (buffer instanceof SharedArrayBuffer) return true;
+  try {
+    sharedByteLength.call(buffer);
+    return true;
+  } catch {
+    return false;
+  }
+}
+/**
+ * Whether byte `at` of SharedArrayBuffers `a` and `b` is the same memory: a byte of a's is flipped
+ * and put back, and b's looked at between. (Each SharedArrayBuffer of one memory starts at its
+ * start, so the same offset is the same byte.) Only for memory the caller lets this call write
+ * at `at` of `a` (option out), and `at` within both.
+ */
+export function sameSharedBytes(a, b, at) {
+  const mine = new Uint8Array(a, at, 1);
+  const theirs = new Uint8Array(b, at, 1);
+  const before = theirs[0];
+  const value = mine[0];
+  mine[0] = value ^ 0xff;
+  const moved = theirs[0] !== before;
+  mine[0] = value;
+  return moved;
+}
 /** A view of class `cls` over exactly the memory of typed array `array`, with nothing of the caller's on it. */
 export const plainView = (array, cls) => new cls(bufferOf(array), byteOffsetOf(array), lengthOf(array));
 /** The bytes of typed array `array`. */

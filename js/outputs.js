@@ -1,7 +1,10 @@
 // The output out of wasm memory: what the core said it is (response), into a new array or the
 // caller's own (`out`, claimed once its class and length are known), copied from the staging
 // buffer, and Hardmax's one-hot marked from the winners' indices.
-import { DTYPE_BY_CODE, bufferOf, byteLengthOf, byteOffsetOf, bytesOf, dataClass, describeValue, isDetached, lengthOf, plainView, typedArrayKind } from './dtypes.js';
+import {
+  DTYPE_BY_CODE, bufferOf, byteLengthOf, byteOffsetOf, bytesOf, dataClass, describeValue, isDetached, isSharedBuffer, lengthOf, plainView, sameSharedBytes,
+  typedArrayKind,
+} from './dtypes.js';
 import { STAGING_BYTES, check, failWith, heap, heapViewFor, typedArraySlice } from './session.js';
 import { Tensor, detachedText, expectedClassText } from './tensor.js';
 
@@ -65,12 +68,17 @@ export function outProblem(s, out, tensors) {
   const buffer = bufferOf(out);
   if (buffer === heap(s).buffer)
     return "option 'out' is a view of onnx-extrema's own wasm memory, which moves when it grows; give an array of your own";
+  let outShared; // whether out's buffer is a SharedArrayBuffer, asked once an input is in another buffer
   for (let k = 0; k < tensors.length; k += 1) {
     const data = tensors[k]?.data;
-    if (!data || bufferOf(data) !== buffer) continue;
+    if (!data) continue;
+    const dataBuffer = bufferOf(data);
+    if (dataBuffer !== buffer && !((outShared ??= isSharedBuffer(buffer)) && isSharedBuffer(dataBuffer))) continue;
     const start = byteOffsetOf(out), end = start + byteLengthOf(out);
     const dataStart = byteOffsetOf(data), dataEnd = dataStart + byteLengthOf(data);
-    if (start < end && dataStart < dataEnd && start < dataEnd && dataStart < end)
+    if (!(start < end && dataStart < dataEnd && start < dataEnd && dataStart < end)) continue;
+    // Two SharedArrayBuffers may be one memory: then the bytes both views cover are the same.
+    if (dataBuffer === buffer || sameSharedBytes(buffer, dataBuffer, Math.max(start, dataStart)))
       return `option 'out' shares memory with input ${k}; the output must go to memory of its own`;
   }
   return undefined;

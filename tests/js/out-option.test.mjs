@@ -204,6 +204,46 @@ test('a wrong out is an Error naming the operator, version and problem; the next
   assert.deepEqual(argMax(x, { axis: 0 }, { out }).data, BigInt64Array.from([1n, 2n, 0n, 1n]));
 });
 
+test("out in another SharedArrayBuffer of the input's memory is found to share it; other shared memory is not", () => {
+  // ArgMax over axis 0 of [2, 2^20] is windowed: outputs are written while the input is still read,
+  // so an output over the input's bytes gave wrong indices (1,015,808 of 1,048,576).
+  const n = 1 << 20;
+  const windowed = (data) => new Tensor('float32', data, [2, n]);
+  const fill = (data) => (data.fill(1, 0, n), data.fill(0.5, n, 2 * n));
+  const cases = [];
+  const sab = new SharedArrayBuffer(16 * n); // the input's 8 MiB, then room for an out that starts at row 1
+  cases.push(['structuredClone', new Float32Array(sab, 0, 2 * n), structuredClone(sab)]);
+  const memory = new WebAssembly.Memory({ initial: 256, maximum: 320, shared: true });
+  const before = new Float32Array(memory.buffer, 0, 2 * n);
+  memory.grow(1); // a new SharedArrayBuffer of the same memory
+  cases.push(['a shared WebAssembly.Memory grown', before, memory.buffer]);
+  for (const [how, data, alias] of cases) {
+    fill(data);
+    assert.notEqual(alias, data.buffer);
+    for (const offset of [0, 4 * n]) { // out over row 0's bytes, over row 1's
+      throwsWith(() => argMax(windowed(data), { axis: 0, keepdims: 0 }, { out: new BigInt64Array(alias, offset, n) }),
+        /^ArgMax version 13: option 'out' shares memory with input 0/);
+      assert.ok(data.subarray(0, n).every((v) => v === 1) && data.subarray(n).every((v) => v === 0.5), `${how}: the input is as it was`);
+    }
+    // Past the input's bytes in the same memory: no overlap, and the answer is right.
+    const tail = new SharedArrayBuffer(2 * n * 4 + 8 * n);
+    const input = new Float32Array(tail, 0, 2 * n);
+    fill(input);
+    const out = new BigInt64Array(structuredClone(tail), 2 * n * 4, n);
+    assert.ok(argMax(windowed(input), { axis: 0, keepdims: 0 }, { out }).data.every((v) => v === 0n), how);
+  }
+  // Two SharedArrayBuffers of different memory: no false alarm.
+  const data = fill(new Float32Array(new SharedArrayBuffer(2 * n * 4)));
+  const out = new BigInt64Array(new SharedArrayBuffer(8 * n)).fill(7n);
+  assert.ok(argMax(windowed(data), { axis: 0, keepdims: 0 }, { out }).data.every((v) => v === 0n));
+  const small = new Float32Array(new SharedArrayBuffer(32), 0, 4);
+  small.set([1, 4, 2, 3]);
+  const alias = structuredClone(small.buffer);
+  assert.deepEqual(reduceMax(new Tensor('float32', small, [2, 2]), { axes: [1] }, { out: new Float32Array(alias, 16, 2) }).data, Float32Array.from([4, 3]));
+  throwsWith(() => reduceMax(new Tensor('float32', small, [2, 2]), { axes: [1] }, { out: new Float32Array(alias, 12, 2) }), /^ReduceMax version 20: option 'out' shares memory with input 0/);
+  assert.deepEqual(small, Float32Array.from([1, 4, 2, 3]));
+});
+
 test('an error from a call with out leaves the array for the caller and the module working', () => {
   const x = new Tensor('float32', new Float32Array(6), [2, 3]);
   const out = new BigInt64Array(3).fill(42n);
