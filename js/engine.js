@@ -18,7 +18,8 @@ import { detachedText, listFaultText, readTensorLike } from './tensor.js';
 /** An Error for `problem` in a call of opType at opset, prefixed as the core prefixes its own. */
 export function nodeError(opType, opset, problem) {
   const s = session();
-  if (!s || s.busy) return new Error(`onnx-extrema: ${opText(opType)}: ${problem}`); // (busy: see runNodeOutput)
+  if (!s) return new Error(`onnx-extrema: ${opText(opType)}: ${problem}`);
+  if (s.busy) return callWhileBusyError(opType, opset); // a call from inside another: that is the problem to name (runNodeOutput)
   try {
     failWith(s, s.writer.begin(heap(s).HEAPF64, opType, opset), problem);
   } catch (error) {
@@ -140,12 +141,16 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
     if (listProblem) failWith(s, header, listProblem);
   }
 
-  const input = tensors[0];
-  // The request holds the data's length as read before (tensor.js: readTensorLike); a getter
+  // The request holds each data's length as read before (tensor.js: readTensorLike); a getter
   // reached while writing (dims, a list attribute) may have resized or detached its buffer since
-  // (an empty array detached reads as empty still, but copying from it throws).
-  if (input && (lengthOf(input.data) !== input.length || (input.length === 0 && isDetached(input.data))))
-    failWith(s, header, `input 0's data changed size while the call read its arguments (its buffer was resized or detached)`);
+  // (an empty array detached reads as empty still, but copying from it throws; the axes input's
+  // values, written inline, would have read as NaN).
+  for (let k = 0; k < tensors.length; k += 1) {
+    const t = tensors[k];
+    if (t && (lengthOf(t.data) !== t.length || (t.length === 0 && isDetached(t.data))))
+      failWith(s, header, `input ${k}'s data changed size while the call read its arguments (its buffer was resized or detached)`);
+  }
+  const input = tensors[0];
   // Small or resident inputs make the whole call one crossing into wasm (bindings' run()).
   const at = inputAddress(s, input);
   const status = s.run(writer.count, at, at ? input.length : 0, s.staging, STAGING_BYTES);

@@ -293,6 +293,25 @@ test('Proxies that lie about data, and getters that call back into the API, end 
   }
   const axes = new Proxy([1], { get: (t, k) => (k === '0' && innerOther(), Reflect.get(t, k)) });
   assert.throws(() => api.runNode('ReduceMax', [x], { axes, keepdims: 0 }, 13), busy);
+  // An inner call with bad arguments too is refused for being inside another call, with its
+  // operator and version (its own checks would have named no version: 'ReduceMax: attribute ...').
+  const innerBad = [
+    [() => api.reduceMax(x, { axes: [1.5] }), /^onnx-extrema: ReduceMax \(newest version\) was called while another/],
+    [() => api.argMax(x, {}, { opSet: 11 }), /^onnx-extrema: ArgMax \(newest version\) was called while another/],
+    [() => api.hardmax(x, {}, { opset: 11, out: 5 }), /^onnx-extrema: Hardmax \(opset 11\) was called while another/],
+  ];
+  for (const [inner, expected] of innerBad) {
+    let message;
+    const trap = proxyDims(() => {
+      try {
+        inner();
+      } catch (e) {
+        message = e.message;
+      }
+    });
+    assert.deepEqual(Array.from(api.runNode('ArgMax', [{ type: 'float32', data: negative, dims: trap }], { axis: 1, keepdims: 0 }, 13)[0].data), [0n, 1n]);
+    assert.match(message, expected);
+  }
   canary(5);
   // A subclass's getters on option 'out' are never run (its memory is read through the
   // intrinsic getters), so they cannot re-enter.
@@ -456,6 +475,10 @@ test('data, dims, axes or an output that cannot be read (a buffer detached, tran
   let once = true;
   const transferringEmpty = new Proxy([0, 3], { get: (t, k) => (k === '0' && once && ((once = false), detached(lateEmpty)), Reflect.get(t, k)) });
   mustThrow(() => api.reduceMax({ type: 'float32', data: lateEmpty, dims: transferringEmpty }, { axes: [1] }, { opset: 13 }), /^ReduceMax version 13: input 0's data changed size/);
+  // ... or the axes input's buffer, whose values the request carries (they read as NaN: 'axes entry NaN').
+  const axesData = new BigInt64Array([1n]);
+  const axesDims = new Proxy([1], { get: (t, k) => (k === '0' && axesData.buffer.byteLength && detached(axesData), Reflect.get(t, k)) });
+  mustThrow(() => api.runNode('ReduceMax', [x23(), { type: 'int64', data: axesData, dims: axesDims }], {}, 18), /^ReduceMax version 18: input 1's data changed size/);
   // ... or grows the wasm memory under an input that is a view of it (resident).
   const M = currentModule();
   const at = M._malloc(16);
