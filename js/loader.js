@@ -5,6 +5,7 @@
 import createOxModule from '../dist/ox.mjs';
 import { currentModule, setModule } from './module.js';
 import { prime } from './prime.js';
+import { isDetached, typedArrayKind } from './dtypes.js';
 
 const defaultWasmUrl = new URL('../dist/ox.wasm', import.meta.url);
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
@@ -64,10 +65,18 @@ async function fetchWasm(url) {
 const contentType = (response) => response.headers.get('content-type') || 'no content type';
 
 function toBytes(wasmBinary) {
-  if (wasmBinary instanceof Uint8Array) return wasmBinary;
-  if (wasmBinary instanceof ArrayBuffer) return new Uint8Array(wasmBinary);
-  if (ArrayBuffer.isView(wasmBinary)) return new Uint8Array(wasmBinary.buffer, wasmBinary.byteOffset, wasmBinary.byteLength);
-  throw new Error('onnx-extrema: init({ wasmBinary }) needs an ArrayBuffer or a typed array of the .wasm bytes');
+  if (!(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary)))
+    throw new Error('onnx-extrema: init({ wasmBinary }) needs an ArrayBuffer or a typed array of the .wasm bytes');
+  // A detached buffer (transferred to a worker, say) reads as empty, or cannot be viewed at all.
+  if (typedArrayKind(wasmBinary) !== undefined && isDetached(wasmBinary))
+    throw new Error(`onnx-extrema: init({ wasmBinary }) got a ${typedArrayKind(wasmBinary)} whose buffer is detached; pass the bytes of dist/ox.wasm`);
+  try {
+    if (wasmBinary instanceof Uint8Array) return wasmBinary;
+    if (wasmBinary instanceof ArrayBuffer) return new Uint8Array(wasmBinary);
+    return new Uint8Array(wasmBinary.buffer, wasmBinary.byteOffset, wasmBinary.byteLength);
+  } catch (cause) {
+    throw new Error(`onnx-extrema: init({ wasmBinary }) cannot read its bytes (${cause.message}); pass the bytes of dist/ox.wasm`, { cause });
+  }
 }
 
 // A relative wasmUrl is relative to the page (or worker script) in a browser, and to this file
@@ -93,7 +102,8 @@ async function load(options) {
     return await createOxModule({ wasmBinary: bytes, print: () => {}, printErr: () => {} });
   } catch (cause) {
     const text = String(cause?.message ?? cause).replace(/\s*Build with -s ASSERTIONS=1 for more info\.?/, '');
-    throw new Error(`onnx-extrema: the wasm module failed to start: ${text}`, { cause });
+    // (a wasm module other than this package's own ox.wasm fails here too, for want of its exports)
+    throw new Error(`onnx-extrema: the wasm module failed to start (is it this onnx-extrema version's dist/ox.wasm?): ${text}`, { cause });
   }
 }
 
@@ -105,7 +115,9 @@ async function load(options) {
 export function init(options = {}) {
   if (currentModule()) return Promise.resolve();
   if (!loading) {
-    loading = load(options ?? {}).then(
+    // The options are read a tick later, once `loading` is set: a getter of theirs that calls
+    // init() again gets this promise instead of starting another load.
+    loading = Promise.resolve().then(() => load(options ?? {})).then(
       (M) => {
         setModule(M);
         prime();

@@ -35,8 +35,17 @@ test('bad wasmBinary values reject with what they were', async () => {
     /init\(\{ wasmBinary \}\) is not a WebAssembly module: got 15 bytes starting "<!doctype html>"/);
   const truncated = (await readFile(wasmFile)).subarray(0, 200);
   const message = await rejection({ wasmBinary: truncated });
-  assert.match(message, /^onnx-extrema: the wasm module failed to start: .*CompileError/);
+  assert.match(message, /^onnx-extrema: the wasm module failed to start \(is it this onnx-extrema version's dist\/ox\.wasm\?\): .*CompileError/);
   assert.doesNotMatch(message, /ASSERTIONS/, 'no advice to rebuild Emscripten with assertions');
+  // A wasm module, but not this package's: it compiles, then lacks the exports the glue reads.
+  assert.match(await rejection({ wasmBinary: new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]) }),
+    /^onnx-extrema: the wasm module failed to start \(is it this onnx-extrema version's dist\/ox\.wasm\?\): /);
+  // Bytes whose buffer was transferred away (to a worker, say).
+  const transferred = (view) => (structuredClone(view.buffer, { transfer: [view.buffer] }), view);
+  assert.match(await rejection({ wasmBinary: transferred(new Uint8Array(await readFile(wasmFile))) }),
+    /^onnx-extrema: init\(\{ wasmBinary \}\) got a Uint8Array whose buffer is detached/);
+  assert.match(await rejection({ wasmBinary: transferred(new Uint8Array(16)).buffer }),
+    /^onnx-extrema: init\(\{ wasmBinary \}\) cannot read its bytes \(.*detached/);
 });
 
 test('bad wasmUrl values name the URL and what came back', async () => {
@@ -58,10 +67,20 @@ test('operators before init() throw; concurrent init() calls share one load; ini
   // loaded each of them throws, and prime() still returns, leaving the operators unloaded.
   assert.equal(prime(), undefined);
   assert.throws(() => argMax(x), /before init\(\) resolved/);
-  const first = init({ wasmUrl: `${server.origin}/dist/ox.wasm` });
+  // The options are read once the load has begun: a getter of theirs calling init() again gets
+  // the same promise (it started a load of its own each time, one wasm instance per call).
+  let fromGetter;
+  const options = {
+    get wasmUrl() {
+      fromGetter = init(options);
+      return `${server.origin}/dist/ox.wasm`;
+    },
+  };
+  const first = init(options);
   const second = init({ wasmUrl: 'http://127.0.0.1:9/never-fetched.wasm' });
   assert.equal(second, first, 'a call while loading returns the same promise');
   await first;
+  assert.equal(fromGetter, first, "a call from the options' getter returns the same promise");
   assert.equal(server.requests.filter((r) => r === '/dist/ox.wasm').length, 1);
   await init({ wasmBinary: 'ignored once loaded' });
   assert.deepEqual(Array.from(argMax(x).data), [1n]);
