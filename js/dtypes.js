@@ -102,12 +102,24 @@ export const plainView = (array, cls) => new cls(bufferOf(array), byteOffsetOf(a
 /** The bytes of typed array `array`. */
 export const bytesOf = (array) => new Uint8Array(bufferOf(array), byteOffsetOf(array), byteLengthOf(array));
 
-// What typedArrayKind says of instances of a class (a subclass says its base's kind).
-const kindOf = (cls) => typedArrayKind(new cls(0));
+// What typedArrayKind says of instances of a class (a subclass says its base's kind); undefined
+// for a class whose instances are no typed arrays (a Float16Array polyfill's are Proxies).
+const kindOf = (cls) => {
+  try {
+    return typedArrayKind(new cls(0));
+  } catch {
+    return undefined;
+  }
+};
 
-// Each entry also carries its name and its classes' kinds.
-const entryOf = (name, info) =>
-  Object.freeze({ name, ...info, arrayKind: kindOf(info.array), alternativeKind: info.alternative && kindOf(info.alternative) });
+// Each entry also carries its name and its classes' kinds. A global Float16Array that is no
+// typed-array class (a page's polyfill) is not taken as float16 data: matched by kind, its
+// undefined kind would have let any non-typed-array data through to the typed-array getters.
+function entryOf(name, info) {
+  const alternativeKind = info.alternative && kindOf(info.alternative);
+  const alternative = alternativeKind === undefined ? undefined : info.alternative;
+  return Object.freeze({ name, ...info, alternative, arrayKind: kindOf(info.array), alternativeKind: alternative && alternativeKind });
+}
 export const DTYPES = Object.freeze(Object.fromEntries(Object.entries(TABLE).map(([name, info]) => [name, entryOf(name, info)])));
 
 // Each dtype's info at index code, for codes read from wasm memory.

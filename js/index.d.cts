@@ -207,7 +207,7 @@ export declare function toBFloat16Bits(value: number): number;
 export declare function fromBFloat16Bits(bits: number): number;
 /** Uint16Array of float16 bits from numbers (an Array, Float32Array, Float64Array, ...). */
 export declare function toFloat16Array(values: ArrayLike<number>): Uint16Array;
-/** Float32Array from float16 bits (a Uint16Array); every float16 value is exact in float32. */
+/** Float32Array from float16 bits (a Uint16Array; a Float16Array is taken as its values); every float16 value is exact in float32. */
 export declare function fromFloat16Array(bits: ArrayLike<number>): Float32Array;
 /** Uint16Array of bfloat16 bits from numbers. */
 export declare function toBFloat16Array(values: ArrayLike<number>): Uint16Array;

@@ -82,6 +82,14 @@ export function crossCheck(ox) {
       break;
     }
 
+  // A Float16Array (a float16 output can be one) is taken as its values, not read as bits.
+  const asValues = ox.fromFloat16Array(asHalf);
+  for (let b = 0; b < 65536; b += 1)
+    if (!Object.is(asValues[b], wideWant[b])) {
+      note(`fromFloat16Array of a Float16Array at 0x${b.toString(16)}: ${asValues[b]}, expected ${wideWant[b]}`);
+      break;
+    }
+
   // bfloat16: float32 values (exact), rounded to the top 16 bits of their float32 pattern.
   const f32 = new Float32Array(1);
   const u32 = new Uint32Array(f32.buffer);
