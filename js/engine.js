@@ -18,8 +18,9 @@ import { detachedText, listFaultText, readTensorLike } from './tensor.js';
 /** An Error for `problem` in a call of opType at opset, prefixed as the core prefixes its own. */
 export function nodeError(opType, opset, problem) {
   const s = session();
-  if (!s) return new Error(`onnx-extrema: ${opText(opType)}: ${problem}`);
-  if (s.busy) return callWhileBusyError(opType, opset); // a call from inside another: that is the problem to name (runNodeOutput)
+  // A call before init() or from inside another call: that is the problem to name (runNodeOutput).
+  if (!s) return beforeInitError(opType, opset);
+  if (s.busy) return callWhileBusyError(opType, opset);
   try {
     failWith(s, s.writer.begin(heap(s).HEAPF64, opType, opset), problem);
   } catch (error) {
@@ -77,7 +78,7 @@ export function runNode(opType, inputs, attributes, opset, options) {
 export function runNodeOutput(opType, inputs, attributes, opset, options) {
   const out = options === undefined || options === null ? undefined : options.out;
   const s = session();
-  if (!s) throw new Error(`onnx-extrema: ${opText(opType)} (${versionText(opset)}) was called before init() resolved; await init() first`);
+  if (!s) throw beforeInitError(opType, opset);
   if (s.busy) throw callWhileBusyError(opType, opset);
   // Read everything the caller gave before writing the request: getters (as ort.Tensor has) may
   // run any code, even another call, which is harmless until this call starts to write. From
@@ -99,6 +100,10 @@ export function runNodeOutput(opType, inputs, attributes, opset, options) {
 function versionText(opset) {
   if (opset === undefined) return 'newest version';
   return typeof opset === 'number' || typeof opset === 'bigint' ? `opset ${opset}` : `opset ${describeValue(opset)}`;
+}
+
+function beforeInitError(opType, opset) {
+  return new Error(`onnx-extrema: ${opText(opType)} (${versionText(opset)}) was called before init() resolved; await init() first`);
 }
 
 function callWhileBusyError(opType, opset) {
