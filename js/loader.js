@@ -7,8 +7,16 @@ import { currentModule, setModule } from './module.js';
 import { prime } from './prime.js';
 import { isDetached, typedArrayKind } from './dtypes.js';
 
-const defaultWasmUrl = new URL('../dist/ox.wasm', import.meta.url);
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+// Computed at init(), not at import: a classic-script bundle (esbuild's default iife format) has an
+// empty import.meta, and new URL(path, undefined) throws.
+function defaultWasmUrl() {
+  try {
+    return new URL('../dist/ox.wasm', import.meta.url);
+  } catch (cause) {
+    throw new Error(`onnx-extrema: cannot locate ox.wasm: import.meta.url is ${import.meta.url} in this bundle (an iife or CommonJS output?); pass init({ wasmUrl }) or init({ wasmBinary })`, { cause });
+  }
+}
+const isNode = typeof globalThis.process?.versions?.node === 'string';
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 let loading = null;
@@ -30,6 +38,7 @@ function checkWasm(bytes, what, hint = HINT) {
 // Node built-in to resolve or stub: process.getBuiltinModule (Node >= 20.16), else a hidden import().
 async function nodeFs() {
   const name = 'node:fs/promises';
+  const { process } = globalThis;
   if (typeof process.getBuiltinModule === 'function') return process.getBuiltinModule(name);
   return import(/* webpackIgnore: true */ /* @vite-ignore */ name);
 }
@@ -96,10 +105,10 @@ async function load(options) {
     bytes = toBytes(options.wasmBinary);
     checkWasm(bytes, 'init({ wasmBinary })', 'pass the bytes of dist/ox.wasm');
   } else {
-    bytes = await fetchWasm(options.wasmUrl !== undefined ? resolveWasmUrl(options.wasmUrl) : defaultWasmUrl);
+    bytes = await fetchWasm(options.wasmUrl !== undefined ? resolveWasmUrl(options.wasmUrl) : defaultWasmUrl());
   }
   try {
-    return await createOxModule({ wasmBinary: bytes, print: () => {}, printErr: () => {} });
+    return await createOxModule({ wasmBinary: bytes, locateFile: (file) => file, print: () => {}, printErr: () => {} });
   } catch (cause) {
     const text = String(cause?.message ?? cause).replace(/\s*Build with -s ASSERTIONS=1 for more info\.?/, '');
     // (a wasm module other than this package's own ox.wasm fails here too, for want of its exports)
@@ -117,7 +126,10 @@ export function init(options = {}) {
   if (!loading) {
     // The options are read a tick later, once `loading` is set: a getter of theirs that calls
     // init() again gets this promise instead of starting another load.
-    loading = Promise.resolve().then(() => load(options ?? {})).then(
+    loading = (async () => {
+      await undefined; // (not Promise.resolve().then(() => ...): Parcel 2 rewrites that pattern, parcel#8116)
+      return load(options ?? {});
+    })().then(
       (M) => {
         setModule(M);
         prime();

@@ -1,6 +1,6 @@
 // The package in a browser: headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core;
 // no downloaded browser) loads the packed and installed package from a static server on 127.0.0.1,
-// as plain ES modules with an import map, in a module Worker, and as a Vite build.
+// as plain ES modules with an import map, in a module Worker, as a Vite build and as esbuild bundles.
 // Pages and scripts: tests/browser/. Operator checks: tests/package/checks.mjs.
 import assert from 'node:assert/strict';
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { build as esbuild } from 'esbuild';
 import { build, createLogger } from 'vite';
 import { installInNewApp, pack, root } from '../package/pack.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
@@ -21,6 +22,7 @@ let packed;
 let app;
 let viteOut;
 let viteWarnings = [];
+let esbuildOut;
 let server;
 let browser;
 
@@ -45,6 +47,19 @@ before(async () => {
     logLevel: 'warn',
     build: { outDir: viteOut, emptyOutDir: true, rollupOptions: { input: { index: path.join(app, 'index.html'), url: path.join(app, 'url.html') } } },
   });
+  // esbuild bundles (tests/browser/esbuild-app): ES module with the wasm as a file, and classic
+  // scripts (esbuild's default format, iife) with the wasm inlined, and with no options.
+  esbuildOut = await mkdtemp(path.join(tmpdir(), 'ox-esbuild-'));
+  const esbuildApp = path.join(root, 'tests/browser/esbuild-app');
+  for (const name of ['esm', 'iife', 'iife-default']) {
+    await copyFile(path.join(esbuildApp, `${name}.js`), path.join(app, `${name}.js`));
+    await copyFile(path.join(esbuildApp, `${name}.html`), path.join(esbuildOut, `${name}.html`));
+  }
+  const bundled = (name, options) =>
+    esbuild({ entryPoints: [path.join(app, `${name}.js`)], bundle: true, outdir: esbuildOut, logLevel: 'error', ...options });
+  await bundled('esm', { format: 'esm', loader: { '.wasm': 'file' } });
+  await bundled('iife', { loader: { '.wasm': 'binary' } });
+  await bundled('iife-default', {});
   server = await startStaticServer({
     mounts: {
       '/node_modules/': path.join(app, 'node_modules'),
@@ -52,6 +67,7 @@ before(async () => {
       '/checks/': path.join(root, 'tests/package'),
       '/elsewhere/': path.join(app, 'node_modules/onnx-extrema/dist'),
       '/vite/': viteOut,
+      '/esbuild/': esbuildOut,
     },
     fixed: { '/html/ox.wasm': { status: 200, type: 'text/html; charset=utf-8', body: NOT_WASM } },
   });
@@ -61,7 +77,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
-  for (const dir of [packed?.dir, app, viteOut]) if (dir) await rm(dir, { recursive: true, force: true });
+  for (const dir of [packed?.dir, app, viteOut, esbuildOut]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 /** Loads a page, waits for window.__result; returns it with the paths the page requested. */
@@ -155,4 +171,19 @@ test('a Vite build of an app importing onnx-extrema emits the wasm and works whe
     assert.match(wasm[0], /^\/vite\/assets\/[\w-]+\.wasm$/, `${page}: the wasm came from the build`);
     assert.ok(!requests.some((r) => r.startsWith('/node_modules/') || r.startsWith('/checks/')), `${page}: only built files were used`);
   }
+});
+
+test('esbuild bundles: an ES module with the wasm as a file, a classic script with it inlined; with no wasm location, a clear Error', async () => {
+  const wasmFiles = (await readdir(esbuildOut)).filter((f) => f.endsWith('.wasm'));
+  assert.equal(wasmFiles.length, 1, `esbuild's file loader emitted the wasm once: ${wasmFiles.join(', ')}`);
+  const esm = await visit('/esbuild/esm.html');
+  passed(esm.result, 'esbuild esm');
+  assert.ok(esm.requests.includes(`/esbuild/${wasmFiles[0]}`), 'the wasm came from beside the bundle');
+  const iife = await visit('/esbuild/iife.html');
+  passed(iife.result, 'esbuild iife');
+  assert.ok(!iife.requests.some((r) => r.endsWith('.wasm')), 'the inlined wasm needs no fetch');
+  // (the bundle used to throw 'Invalid URL' as it loaded: import.meta is empty in a classic script)
+  const bare = await visit('/esbuild/iife-default.html');
+  assert.equal(bare.result.failure.isError, true);
+  assert.match(bare.result.failure.message, /^onnx-extrema: cannot locate ox\.wasm: import\.meta\.url is undefined in this bundle .*pass init\(\{ wasmUrl \}\) or init\(\{ wasmBinary \}\)/);
 });
