@@ -103,22 +103,25 @@ export const plainView = (array, cls) => new cls(bufferOf(array), byteOffsetOf(a
 export const bytesOf = (array) => new Uint8Array(bufferOf(array), byteOffsetOf(array), byteLengthOf(array));
 
 // What typedArrayKind says of instances of a class (a subclass says its base's kind); undefined
-// for a class whose instances are no typed arrays (a Float16Array polyfill's are Proxies).
-const kindOf = (cls) => {
+// for a class whose instances are no typed arrays of `bytes` bytes an element (a Float16Array
+// polyfill's are Proxies).
+const kindOf = (cls, bytes) => {
   try {
-    return typedArrayKind(new cls(0));
+    const one = new cls(1);
+    return byteLengthOf(one) === bytes ? typedArrayKind(one) : undefined;
   } catch {
     return undefined;
   }
 };
 
 // Each entry also carries its name and its classes' kinds. A global Float16Array that is no
-// typed-array class (a page's polyfill) is not taken as float16 data: matched by kind, its
-// undefined kind would have let any non-typed-array data through to the typed-array getters.
+// typed-array class of 2-byte elements (a page's polyfill; a subclass of another width) is not
+// taken as float16 data: matched by kind, a polyfill's undefined kind let any data that is no
+// typed array through to the typed-array getters, and a wrong width copied the wrong bytes.
 function entryOf(name, info) {
-  const alternativeKind = info.alternative && kindOf(info.alternative);
+  const alternativeKind = info.alternative && kindOf(info.alternative, info.bytes);
   const alternative = alternativeKind === undefined ? undefined : info.alternative;
-  return Object.freeze({ name, ...info, alternative, arrayKind: kindOf(info.array), alternativeKind: alternative && alternativeKind });
+  return Object.freeze({ name, ...info, alternative, arrayKind: kindOf(info.array, info.bytes), alternativeKind: alternative && alternativeKind });
 }
 export const DTYPES = Object.freeze(Object.fromEntries(Object.entries(TABLE).map(([name, info]) => [name, entryOf(name, info)])));
 

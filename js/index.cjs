@@ -42,11 +42,13 @@ if (esm) {
   for (const name of functions) exports[name] = (...args) => loaded(name)[name](...args);
   // `Tensor` is the ES module's class once it has loaded; before, a stand-in, so that
   // `const { Tensor } = require('onnx-extrema')` at the top of a file works: constructed (after
-  // init()) it makes the ES module's Tensor, its prototype joins that class's on load, and
-  // instanceof it accepts the ES module's tensors (the outputs).
+  // init()) it makes the ES module's Tensor itself (a subclass's instance for a subclass), its
+  // prototype joins that class's on load, and instanceof it accepts the ES module's tensors (the
+  // outputs). What it cannot be is that class: a method put on its prototype reaches no output.
   class TensorStandIn {
     constructor(...args) {
-      return Reflect.construct(loaded('Tensor').Tensor, args, new.target);
+      const Tensor = loaded('Tensor').Tensor;
+      return Reflect.construct(Tensor, args, new.target === TensorStandIn ? Tensor : new.target);
     }
 
     static [Symbol.hasInstance](value) {

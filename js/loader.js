@@ -6,6 +6,7 @@ import createOxModule from '../dist/ox.mjs';
 import { currentModule, setModule } from './module.js';
 import { prime } from './prime.js';
 import { isDetached, typedArrayKind } from './dtypes.js';
+import { detachedText } from './tensor.js';
 
 // Computed at init(), not at import: a classic-script bundle (esbuild's default iife format) has an
 // empty import.meta, and new URL(path, undefined) throws.
@@ -78,7 +79,7 @@ function toBytes(wasmBinary) {
     throw new Error('onnx-extrema: init({ wasmBinary }) needs an ArrayBuffer or a typed array of the .wasm bytes');
   // A detached buffer (transferred to a worker, say) reads as empty, or cannot be viewed at all.
   if (typedArrayKind(wasmBinary) !== undefined && isDetached(wasmBinary))
-    throw new Error(`onnx-extrema: init({ wasmBinary }) got a ${typedArrayKind(wasmBinary)} whose buffer is detached; pass the bytes of dist/ox.wasm`);
+    throw new Error(`onnx-extrema: init({ wasmBinary }) got ${detachedText(wasmBinary)}; pass the bytes of dist/ox.wasm`);
   try {
     if (wasmBinary instanceof Uint8Array) return wasmBinary;
     if (wasmBinary instanceof ArrayBuffer) return new Uint8Array(wasmBinary);

@@ -21,7 +21,7 @@ ox.init().then(() => {
   class Scores extends Tensor {}
   const s = new Scores('float32', new Float32Array([2, 1]), [2]);
   out.destructured = [t instanceof Tensor, t instanceof ox.Tensor, y instanceof Tensor, String(y.data[0]), t.size,
-    s instanceof Scores, s instanceof Tensor, s.size, y instanceof Scores, Tensor.name];
+    s instanceof Scores, s instanceof Tensor, s.size, y instanceof Scores, Tensor.name, Object.getPrototypeOf(t) === ox.Tensor.prototype];
   const x = new ox.Tensor('float32', new Float32Array([1, 3, 2, 0]), [2, 2]);
   out.argMax = Array.from(ox.argMax(x, { axis: 1, keepdims: 0 }).data, String);
   out.reduceMax = Array.from(ox.reduceMax(x, { axes: [0] }, { opset: 18 }).data);
@@ -42,7 +42,7 @@ for (const flags of [[], ['--no-experimental-require-module']]) {
     // fallback only the first tick, before the ES module has loaded, finds it missing.
     if (flags.length === 0) assert.equal(out.tensorBefore, 'no error');
     else assert.match(out.tensorBefore, /^true onnx-extrema: Tensor was used before init\(\) resolved/);
-    assert.deepEqual(out.destructured, [true, true, true, '1', 2, true, true, 2, false, 'Tensor']);
+    assert.deepEqual(out.destructured, [true, true, true, '1', 2, true, true, 2, false, 'Tensor', true]);
     assert.deepEqual(out.argMax, ['1', '0']);
     assert.deepEqual(out.reduceMax, [2, 3]);
     assert.equal(out.runNode, '0,1,1,0');

@@ -44,6 +44,11 @@ test('bad wasmBinary values reject with what they were', async () => {
   const transferred = (view) => (structuredClone(view.buffer, { transfer: [view.buffer] }), view);
   assert.match(await rejection({ wasmBinary: transferred(new Uint8Array(await readFile(wasmFile))) }),
     /^onnx-extrema: init\(\{ wasmBinary \}\) got a Uint8Array whose buffer is detached/);
+  const resizable = new ArrayBuffer(64, { maxByteLength: 128 });
+  const pastTheEnd = new Uint8Array(resizable, 0, 64);
+  resizable.resize(8); // the buffer is still there; the fixed-length view lies past its end
+  assert.match(await rejection({ wasmBinary: pastTheEnd }),
+    /^onnx-extrema: init\(\{ wasmBinary \}\) got a Uint8Array out of the bounds of its resizable buffer/);
   assert.match(await rejection({ wasmBinary: transferred(new Uint8Array(16)).buffer }),
     /^onnx-extrema: init\(\{ wasmBinary \}\) cannot read its bytes \(.*detached/);
 });
