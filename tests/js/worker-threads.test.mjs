@@ -10,18 +10,21 @@ import { assertTensorEqual, prng, seedFromEnvironment } from './helpers.mjs';
 import { referenceNode } from './reference.mjs';
 import { randomTensor } from './values.mjs';
 
-// Runs each call it is sent; answers { outputs } (data transferred) or { error } per call.
+// One call's answer, in a form that can be posted: { output } or { error }.
+function answerOf({ op, inputs, attributes, opset }) {
+  try {
+    const [y] = runNode(op, inputs, attributes, opset);
+    return { output: { type: y.type, data: y.data, dims: y.dims } };
+  } catch (error) {
+    return { error: { isError: error instanceof Error, message: error.message } };
+  }
+}
+
+// Answers the calls it is sent, the outputs' data transferred.
 async function workerMain() {
   await init();
   parentPort.on('message', (calls) => {
-    const answers = calls.map(({ op, inputs, attributes, opset }) => {
-      try {
-        const [y] = runNode(op, inputs, attributes, opset);
-        return { output: { type: y.type, data: y.data, dims: y.dims } };
-      } catch (error) {
-        return { error: { isError: error instanceof Error, message: error.message } };
-      }
-    });
+    const answers = calls.map(answerOf);
     parentPort.postMessage(answers, answers.flatMap((a) => (a.output ? [a.output.data.buffer] : [])));
   });
 }
@@ -81,14 +84,7 @@ if (isMainThread) {
         const pending = workers.map((w, i) => ask(w, batches[i]));
         // The main thread's own calls run while the workers work.
         const mine = makeCalls(rng, 12);
-        const myAnswers = mine.map(({ op, inputs, attributes, opset }) => {
-          try {
-            return { output: runNode(op, inputs, attributes, opset)[0] };
-          } catch (error) {
-            return { error: { isError: error instanceof Error, message: error.message } };
-          }
-        });
-        checkAnswers(mine, myAnswers, `main thread, round ${round}`);
+        checkAnswers(mine, mine.map(answerOf), `main thread, round ${round}`);
         const answers = await Promise.all(pending);
         answers.forEach((a, i) => checkAnswers(batches[i], a, `worker ${i}, round ${round}`));
       }
