@@ -3,7 +3,7 @@
 // Bit-level, through a scratch view of the double, and with a table of binade scales: a few ns a
 // value, where Math.log2 and ** per value took 50-70 ns (toFloat16Array of 32,000 values 2.2 ms).
 
-import { typedArrayKind } from './dtypes.js';
+import { describeValue, isCount, typedArrayKind } from './dtypes.js';
 
 // A double's two 32-bit words, in the platform's byte order.
 const scratch = new Float64Array(1);
@@ -72,6 +72,17 @@ export const toBFloat16Bits = BFLOAT16.encode;
 /** The number that bfloat16 bits stand for. */
 export const fromBFloat16Bits = BFLOAT16.decode;
 
+// The array helpers take an Array, a typed array or another array-like. Anything else is an
+// Error naming the helper: null threw a bare TypeError, a number or a plain object gave an empty
+// array, a string gave one element per character, and a BigInt64Array threw mixing BigInt.
+function checkedValues(helper, values, what) {
+  const kind = typedArrayKind(values);
+  if (kind === 'BigInt64Array' || kind === 'BigUint64Array' || (kind === undefined && !Array.isArray(values) && !isArrayLike(values)))
+    throw new Error(`onnx-extrema: ${helper} takes ${what} as an Array or a typed array, got ${describeValue(values)}`);
+  return values;
+}
+const isArrayLike = (value) => value !== null && typeof value === 'object' && isCount(value.length);
+
 // One loop per direction, so each sees one output class (a loop shared by both went megamorphic).
 function encodeArray(values, encode) {
   const n = values.length;
@@ -86,15 +97,17 @@ function decodeArray(bits, decode) {
   return out;
 }
 /** Uint16Array of float16 bits from numbers (an Array, Float32Array, Float64Array, ...). */
-export const toFloat16Array = (values) => encodeArray(values, toFloat16Bits);
+export const toFloat16Array = (values) => encodeArray(checkedValues('toFloat16Array', values, 'numbers'), toFloat16Bits);
 /**
  * Float32Array from float16 bits (a Uint16Array); every float16 value is exact in float32. A
  * Float16Array (the runtime's own) holds float16 values already: they are taken as they are (its
  * entries read as bits were nonsense: 1.5 came out 5.96e-8), as a float16 output can be one.
  */
 export const fromFloat16Array = (bits) =>
-  typedArrayKind(bits) === 'Float16Array' ? Float32Array.from(bits) : decodeArray(bits, fromFloat16Bits);
+  typedArrayKind(bits) === 'Float16Array'
+    ? Float32Array.from(bits)
+    : decodeArray(checkedValues('fromFloat16Array', bits, 'float16 bits'), fromFloat16Bits);
 /** Uint16Array of bfloat16 bits from numbers. */
-export const toBFloat16Array = (values) => encodeArray(values, toBFloat16Bits);
+export const toBFloat16Array = (values) => encodeArray(checkedValues('toBFloat16Array', values, 'numbers'), toBFloat16Bits);
 /** Float32Array from bfloat16 bits; every bfloat16 value is exact in float32. */
-export const fromBFloat16Array = (bits) => decodeArray(bits, fromBFloat16Bits);
+export const fromBFloat16Array = (bits) => decodeArray(checkedValues('fromBFloat16Array', bits, 'bfloat16 bits'), fromBFloat16Bits);

@@ -5,7 +5,7 @@
 import createOxModule from '../dist/ox.mjs';
 import { currentModule, setModule } from './module.js';
 import { prime } from './prime.js';
-import { isDetached, typedArrayKind } from './dtypes.js';
+import { describeValue, isDetached, isMapOrSet, typedArrayKind } from './dtypes.js';
 import { detachedText } from './tensor.js';
 
 // Computed at init(), not at import: a classic-script bundle (esbuild's default iife format) has an
@@ -100,13 +100,33 @@ function resolveWasmUrl(wasmUrl) {
   }
 }
 
+const INIT_OPTIONS = ['wasmBinary', 'wasmUrl'];
+
+// init()'s options as { wasmBinary, wasmUrl }, each read once. Anything but an object of those
+// (or nothing) is an Error rather than a load from the default place: `init(bytes)` meant
+// { wasmBinary: bytes }, and a misspelt `wasmURL`, an Emscripten option such as locateFile, or
+// the second of both would have been ignored.
+function readInitOptions(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options) || isMapOrSet(options) || ArrayBuffer.isView(options) || options instanceof ArrayBuffer)
+    throw new Error(`onnx-extrema: init(options) takes an object such as { wasmBinary } or { wasmUrl }, got ${describeValue(options)}`);
+  for (const key in options) {
+    if (Object.hasOwn(options, key) && !INIT_OPTIONS.includes(key))
+      throw new Error(`onnx-extrema: init() got unknown option '${key.length > 40 ? `${key.slice(0, 40)}...` : key}'; its options are ${INIT_OPTIONS.join(' and ')}`);
+  }
+  const { wasmBinary, wasmUrl } = options;
+  if (wasmBinary !== undefined && wasmUrl !== undefined) throw new Error('onnx-extrema: init() takes wasmBinary or wasmUrl, not both');
+  return { wasmBinary, wasmUrl };
+}
+
 async function load(options) {
+  const { wasmBinary, wasmUrl } = readInitOptions(options);
   let bytes;
-  if (options.wasmBinary !== undefined) {
-    bytes = toBytes(options.wasmBinary);
+  if (wasmBinary !== undefined) {
+    bytes = toBytes(wasmBinary);
     checkWasm(bytes, 'init({ wasmBinary })', 'pass the bytes of dist/ox.wasm');
   } else {
-    bytes = await fetchWasm(options.wasmUrl !== undefined ? resolveWasmUrl(options.wasmUrl) : defaultWasmUrl());
+    bytes = await fetchWasm(wasmUrl !== undefined ? resolveWasmUrl(wasmUrl) : defaultWasmUrl());
   }
   try {
     return await createOxModule({ wasmBinary: bytes, locateFile: (file) => file, print: () => {}, printErr: () => {} });
@@ -129,7 +149,7 @@ export function init(options = {}) {
     // init() again gets this promise instead of starting another load.
     loading = (async () => {
       await undefined; // (not Promise.resolve().then(() => ...): Parcel 2 rewrites that pattern, parcel#8116)
-      return load(options ?? {});
+      return load(options);
     })().then(
       (M) => {
         setModule(M);

@@ -23,8 +23,31 @@ export const listFaultText = (list, length, fault) =>
 // caller can prefix the operator and version).
 export function readTensorLike(x) {
   if (x === null || typeof x !== 'object') return { problem: `is ${describeValue(x)}, not a tensor { type, data, dims }` };
-  const { type, data, dims } = x; // through getters, as ort.Tensor has them
+  let type, data, dims;
+  try {
+    ({ type, data, dims } = x); // through getters, as ort.Tensor has them
+  } catch (error) {
+    const problem = offCpuProblem(x);
+    if (problem) return { problem };
+    throw error; // the caller's own getter's exception, unchanged
+  }
   return readTensorParts(type, data, dims);
+}
+
+// ort.Tensor's data getter throws for a tensor whose data is on a GPU or NPU (WebGPU or WebNN
+// outputs, preferredOutputLocation) or that was disposed; its `location` tells which. Read only
+// after that getter threw, so the common call reads no more properties.
+function offCpuProblem(x) {
+  let location;
+  try {
+    location = x.location;
+  } catch {
+    return undefined;
+  }
+  if (location === 'none') return 'is an ort.Tensor that was disposed (its location is \'none\'); it holds no data';
+  if (location === 'gpu-buffer' || location === 'texture' || location === 'ml-tensor')
+    return `is an ort.Tensor whose data is on '${location}', not on the CPU; await its getData() first, which downloads the data and makes it a CPU tensor`;
+  return undefined;
 }
 
 // readTensorLike of the parts already read.

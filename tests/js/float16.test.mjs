@@ -148,3 +148,16 @@ test('array helpers', () => {
   assert.equal(fromFloat16Bits(-16384), -2); // 0xc000
   assert.equal(fromBFloat16Bits(0x13f80), 1); // 0x3f80
 });
+
+test('array helpers given no array: an Error naming the helper, never an empty or garbled array', () => {
+  const helpers = { toFloat16Array, toBFloat16Array, fromFloat16Array, fromBFloat16Array };
+  const wrong = [[null, 'null'], [undefined, 'undefined'], [5, 'a number'], ['abc', 'the string "abc"'], [{}, 'an object'],
+    [new BigInt64Array(2), 'a BigInt64Array'], [new DataView(new ArrayBuffer(4)), 'a DataView']];
+  for (const [name, helper] of Object.entries(helpers)) {
+    const what = name.startsWith('to') ? 'numbers' : `${name.includes('BFloat') ? 'bfloat16' : 'float16'} bits`;
+    for (const [value, said] of wrong)
+      assert.throws(() => helper(value), { message: `onnx-extrema: ${name} takes ${what} as an Array or a typed array, got ${said}` });
+    // An array-like with a count for its length is taken, as an Array is.
+    assert.deepEqual(Array.from(helper({ length: 2, 0: 0x3c00, 1: 2 })), Array.from(helper([0x3c00, 2])));
+  }
+});

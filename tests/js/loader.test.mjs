@@ -53,6 +53,15 @@ test('bad wasmBinary values reject with what they were', async () => {
     /^onnx-extrema: init\(\{ wasmBinary \}\) cannot read its bytes \(.*detached/);
 });
 
+test('options that are no object of wasmBinary or wasmUrl reject, not load from the default place', async () => {
+  const bytes = await readFile(wasmFile);
+  for (const [options, said] of [[5, 'a number'], ['ox.wasm', 'the string "ox.wasm"'], [bytes, 'a Uint8Array'], [[bytes], 'an Array'], [new Map(), 'a Map']])
+    assert.equal(await rejection(options), `onnx-extrema: init(options) takes an object such as { wasmBinary } or { wasmUrl }, got ${said}`);
+  assert.equal(await rejection({ wasmURL: 'x.wasm' }), "onnx-extrema: init() got unknown option 'wasmURL'; its options are wasmBinary and wasmUrl");
+  assert.match(await rejection({ wasmBinary: bytes, locateFile: (f) => f }), /^onnx-extrema: init\(\) got unknown option 'locateFile'/);
+  assert.equal(await rejection({ wasmBinary: bytes, wasmUrl: wasmFile }), 'onnx-extrema: init() takes wasmBinary or wasmUrl, not both');
+});
+
 test('bad wasmUrl values name the URL and what came back', async () => {
   const missingFile = new URL('./no-such.wasm', wasmFile);
   assert.match(await rejection({ wasmUrl: missingFile }), new RegExp(`cannot read the wasm at ${missingFile.href}: ENOENT`));

@@ -98,3 +98,38 @@ test('an ort.Tensor over a view at an offset into a larger buffer', () => {
   expectOrt(argMax(x, { keepdims: 0 }), 'int64', [], new BigInt64Array([1n]));
   expectOrt(reduceMax(x), 'float32', [1], new Float32Array([7]));
 });
+
+// Outputs of a WebGPU or WebNN session can stay on the device (preferredOutputLocation); their
+// data getter throws, and so does a disposed tensor's. The call names the operator, the version
+// and what to do; once getData() has downloaded the data, the same tensor works.
+test('an ort.Tensor whose data is on a GPU, or disposed, is an Error that says so; after getData() it works', async () => {
+  const logits = new Float32Array([0.5, 3, -1, 3, 2]);
+  let disposed = false;
+  const onGpu = ort.Tensor.fromGpuBuffer({ size: logits.byteLength }, {
+    dataType: 'float32',
+    dims: [1, 5],
+    download: async () => logits.slice(),
+    dispose: () => (disposed = true),
+  });
+  assert.equal(onGpu.location, 'gpu-buffer');
+  const offCpu = /^Error: ArgMax version 13: input 0 is an ort\.Tensor whose data is on 'gpu-buffer', not on the CPU; await its getData\(\) first/;
+  assert.throws(() => argMax(onGpu, { axis: -1 }), offCpu);
+  assert.throws(() => reduceMax(onGpu, { axes: [1] }, { opset: 18 }), /^Error: ReduceMax version 18: input 0 is an ort\.Tensor whose data is on 'gpu-buffer'/);
+  await onGpu.getData();
+  assert.equal(onGpu.location, 'cpu');
+  expectOrt(argMax(onGpu, { axis: -1 }), 'int64', [1, 1], new BigInt64Array([1n]));
+
+  const released = ort.Tensor.fromGpuBuffer({ size: logits.byteLength }, { dataType: 'float32', dims: [5], dispose: () => (disposed = true) });
+  released.dispose();
+  assert.equal(disposed, true);
+  assert.throws(() => hardmax(released), /^Error: Hardmax version 13: input 0 is an ort\.Tensor that was disposed/);
+  const cpu = new ort.Tensor('float32', logits, [5]);
+  cpu.dispose();
+  assert.throws(() => argMin(cpu), /^Error: ArgMin version 13: input 0 is an ort\.Tensor that was disposed/);
+
+  // Any other getter's exception is the caller's own and comes through unchanged.
+  const own = new Error('my getter');
+  const throwing = { type: 'float32', dims: [1], location: 'gpu-buffer-ish', get data() { throw own; } };
+  assert.throws(() => argMax(throwing), (error) => error === own);
+  expectOrt(argMax(new ort.Tensor('float32', logits, [5])), 'int64', [1], new BigInt64Array([1n]));
+});
