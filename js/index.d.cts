@@ -85,7 +85,7 @@ export declare class Tensor<T extends TensorType = TensorType, D extends TensorD
 
 export interface InitOptions {
   /** The .wasm bytes (bundlers, offline use). */
-  wasmBinary?: ArrayBuffer | ArrayBufferView;
+  wasmBinary?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
   /**
    * Where the .wasm is fetched from (default: dist/ox.wasm next to the package's JS). A relative
    * URL is relative to the page (or worker script), or to the package's js/ folder in Node.

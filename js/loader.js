@@ -5,7 +5,7 @@
 import createOxModule from '../dist/ox.mjs';
 import { currentModule, setModule } from './module.js';
 import { prime } from './prime.js';
-import { describeValue, isDetached, isMapOrSet, typedArrayKind } from './dtypes.js';
+import { bufferOf, describeValue, isDetached, isMapOrSet, isSharedBuffer, typedArrayKind } from './dtypes.js';
 import { detachedText } from './tensor.js';
 
 // Computed at init(), not at import: a classic-script bundle (esbuild's default iife format) has an
@@ -75,15 +75,18 @@ async function fetchWasm(url) {
 const contentType = (response) => response.headers.get('content-type') || 'no content type';
 
 function toBytes(wasmBinary) {
-  if (!(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary)))
-    throw new Error('onnx-extrema: init({ wasmBinary }) needs an ArrayBuffer or a typed array of the .wasm bytes');
+  if (!(wasmBinary instanceof ArrayBuffer || isSharedBuffer(wasmBinary) || ArrayBuffer.isView(wasmBinary)))
+    throw new Error('onnx-extrema: init({ wasmBinary }) needs an ArrayBuffer, a SharedArrayBuffer or a typed array of the .wasm bytes');
   // A detached buffer (transferred to a worker, say) reads as empty, or cannot be viewed at all.
   if (typedArrayKind(wasmBinary) !== undefined && isDetached(wasmBinary))
     throw new Error(`onnx-extrema: init({ wasmBinary }) got ${detachedText(wasmBinary)}; pass the bytes of dist/ox.wasm`);
   try {
-    if (wasmBinary instanceof Uint8Array) return wasmBinary;
-    if (wasmBinary instanceof ArrayBuffer) return new Uint8Array(wasmBinary);
-    return new Uint8Array(wasmBinary.buffer, wasmBinary.byteOffset, wasmBinary.byteLength);
+    const bytes = wasmBinary instanceof Uint8Array ? wasmBinary
+      : ArrayBuffer.isView(wasmBinary) ? new Uint8Array(wasmBinary.buffer, wasmBinary.byteOffset, wasmBinary.byteLength)
+        : new Uint8Array(wasmBinary);
+    // Shared bytes are copied: WebAssembly's compile may refuse them, and another thread could
+    // change them while it reads.
+    return isSharedBuffer(bufferOf(bytes)) ? new Uint8Array(bytes) : bytes;
   } catch (cause) {
     throw new Error(`onnx-extrema: init({ wasmBinary }) cannot read its bytes (${cause.message}); pass the bytes of dist/ox.wasm`, { cause });
   }
@@ -140,7 +143,7 @@ async function load(options) {
 /**
  * Loads the wasm module; resolves once operators can be called. Idempotent: later calls return
  * the same promise. A failed load rejects, and a later init() tries again.
- * @param {{ wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL }} [options]
+ * @param {{ wasmBinary?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView, wasmUrl?: string | URL }} [options]
  */
 export function init(options = {}) {
   if (currentModule()) return Promise.resolve();

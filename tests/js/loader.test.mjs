@@ -2,6 +2,7 @@
 // where, a failed init() leaves the next one free to succeed, and concurrent calls share one load.
 // The failures run first: once a load succeeds, init() is settled for the process.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import test, { after, before } from 'node:test';
 import { startStaticServer } from '../../scripts/static-server.mjs';
@@ -30,7 +31,7 @@ async function rejection(options) {
 }
 
 test('bad wasmBinary values reject with what they were', async () => {
-  assert.match(await rejection({ wasmBinary: 'ox.wasm' }), /init\(\{ wasmBinary \}\) needs an ArrayBuffer or a typed array/);
+  assert.match(await rejection({ wasmBinary: 'ox.wasm' }), /init\(\{ wasmBinary \}\) needs an ArrayBuffer, a SharedArrayBuffer or a typed array/);
   assert.match(await rejection({ wasmBinary: new TextEncoder().encode('<!doctype html>') }),
     /init\(\{ wasmBinary \}\) is not a WebAssembly module: got 15 bytes starting "<!doctype html>"/);
   const truncated = (await readFile(wasmFile)).subarray(0, 200);
@@ -60,6 +61,24 @@ test('options that are no object of wasmBinary or wasmUrl reject, not load from 
   assert.equal(await rejection({ wasmURL: 'x.wasm' }), "onnx-extrema: init() got unknown option 'wasmURL'; its options are wasmBinary and wasmUrl");
   assert.match(await rejection({ wasmBinary: bytes, locateFile: (f) => f }), /^onnx-extrema: init\(\) got unknown option 'locateFile'/);
   assert.equal(await rejection({ wasmBinary: bytes, wasmUrl: wasmFile }), 'onnx-extrema: init() takes wasmBinary or wasmUrl, not both');
+});
+
+// In a process of its own, since a load settles init() for the process: the bytes in a
+// SharedArrayBuffer (a worker handed them over, say), whole or as a view at an offset, load.
+test('wasmBinary in a SharedArrayBuffer loads', () => {
+  for (const form of ['shared', 'new Uint8Array(shared, 8, bytes.length)']) {
+    const script = `
+      import { readFile } from 'node:fs/promises';
+      import { argMax, init } from ${JSON.stringify(new URL('../../js/index.mjs', import.meta.url).href)};
+      const bytes = await readFile(new URL(${JSON.stringify(wasmFile.href)}));
+      const shared = new SharedArrayBuffer(bytes.length + 16);
+      new Uint8Array(shared, ${form === 'shared' ? 0 : 8}).set(bytes);
+      await init({ wasmBinary: ${form === 'shared' ? 'shared.slice(0, bytes.length)' : form} });
+      console.log(argMax({ type: 'float32', data: new Float32Array([1, 3, 2]), dims: [3] }).data[0]);`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
+    assert.equal(child.stderr, '', form);
+    assert.equal(child.stdout.trim(), '1n', form);
+  }
 });
 
 test('bad wasmUrl values name the URL and what came back', async () => {
