@@ -188,6 +188,9 @@ export function isMapOrSet(value) {
   return hasBrand(mapSize, value) || hasBrand(setSize, value);
 }
 
+/** A caller's text (a key, a string value) cut to 40 characters for a message. */
+export const clipped = (text) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
+
 export function describeValue(value) {
   if (value === null) return 'null';
   if (hasBrand(mapSize, value)) return 'a Map';
@@ -195,6 +198,6 @@ export function describeValue(value) {
   if (ArrayBuffer.isView(value)) return `a ${Object.prototype.toString.call(value).slice(8, -1)}`;
   if (Array.isArray(value)) return 'an Array';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value)}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(clipped(value))}`;
   return `${typeof value === 'undefined' ? '' : 'a '}${typeof value}`.trim();
 }

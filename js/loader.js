@@ -5,7 +5,7 @@
 import createOxModule from '../dist/ox.mjs';
 import { currentModule, setModule } from './module.js';
 import { prime } from './prime.js';
-import { bufferOf, describeValue, isDetached, isMapOrSet, isSharedBuffer, typedArrayKind } from './dtypes.js';
+import { bufferOf, clipped, describeValue, isDetached, isMapOrSet, isSharedBuffer, typedArrayKind } from './dtypes.js';
 import { detachedText } from './tensor.js';
 
 // Computed at init(), not at import: a classic-script bundle (esbuild's default iife format) has an
@@ -115,7 +115,7 @@ function readInitOptions(options) {
     throw new Error(`onnx-extrema: init(options) takes an object such as { wasmBinary } or { wasmUrl }, got ${describeValue(options)}`);
   for (const key in options) {
     if (Object.hasOwn(options, key) && !INIT_OPTIONS.includes(key))
-      throw new Error(`onnx-extrema: init() got unknown option '${key.length > 40 ? `${key.slice(0, 40)}...` : key}'; its options are ${INIT_OPTIONS.join(' and ')}`);
+      throw new Error(`onnx-extrema: init() got unknown option '${clipped(key)}'; its options are ${INIT_OPTIONS.join(' and ')}`);
   }
   const { wasmBinary, wasmUrl } = options;
   if (wasmBinary !== undefined && wasmUrl !== undefined) throw new Error('onnx-extrema: init() takes wasmBinary or wasmUrl, not both');
