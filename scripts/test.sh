@@ -7,4 +7,4 @@ bash scripts/build.sh
 echo "== native tests (Catch2)"
 ./build/native/ox_native_tests
 echo "== wasm tests (node --test)"
-node --test tests/js/
+node --test tests/js/*.test.mjs   # files, not the folder: Node 22 and 24 read a folder argument as a file (Cannot find module)
