@@ -218,63 +218,6 @@ inline Vec<T> deinterleave(Vec<T> a, Vec<T> b) {
   return deinterleave<Odd, T>(a, b, std::make_index_sequence<kBytes / sizeof(T)>());
 }
 
-// Element J of each of N = lanes rows of K elements, the rows laid end to end in v[0 .. K):
-// lane r is lane r * K + J of that run (split_rows below: rows of a power of two go by
-// deinterleave instead). For K prime to N, rows r = 0 .. N-1 put element J in N different lane positions, so K - 1 blends (lanes
-// kept in place: one pblendw in V8) gather them in one vector and one single-vector shuffle
-// (pshufd for 4-byte lanes) puts them in row order. Each blend is hidden from the optimizer
-// (opaque): merged with the next step it becomes a two-vector shuffle, or loses the lanes the
-// next step replaces (emitted as lane 0: no longer a blend), which V8 spells as pshufb pairs.
-template <int K, int J, int N>
-constexpr int lane_source(int lane) {  // which of the K vectors holds element J at `lane`
-  for (int r = 0; r < N; ++r)
-    if ((r * K + J) % N == lane) return (r * K + J) / N;
-  return 0;
-}
-template <int K, int J, int S, class T, size_t... I>
-inline Vec<T> blend_step(Vec<T> acc, Vec<T> next, std::index_sequence<I...>) {
-  constexpr int N = sizeof...(I);
-  if constexpr (sizeof(T) == 1) {  // no byte blend in V8's shuffles: a select by a hidden constant mask
-    using M = MaskOf<T>;
-    return select(opaque(M{static_cast<typename SignedOf<1>::type>(lane_source<K, J, N>(I) == S ? -1 : 0)...}), next, acc);
-  } else {
-    return opaque(__builtin_shufflevector(acc, next, (lane_source<K, J, N>(I) == S ? N + int(I) : int(I))...));
-  }
-}
-template <int K, int J, int S, class T, size_t... I>
-inline Vec<T> blend_rows(const Vec<T>* v, std::index_sequence<I...> lanes) {  // v[0 .. S] blended
-  if constexpr (S == 1)
-    return blend_step<K, J, 1, T>(v[0], v[1], lanes);
-  else
-    return blend_step<K, J, S, T>(blend_rows<K, J, S - 1, T>(v, lanes), v[S], lanes);
-}
-// The byte mask of row_lanes' final permute: byte B (lane B / Size) takes byte B % Size of lane
-// (lane * K + J) % N.
-template <int K, int J, int N, int Size, size_t... B>
-constexpr I8 swizzle_order(std::index_sequence<B...>) {
-  return I8{static_cast<int8_t>(((B / Size) * K + J) % N * Size + B % Size)...};
-}
-template <int K, int J, class T, size_t... I>
-inline Vec<T> row_lanes(const Vec<T>* v, std::index_sequence<I...> lanes) {
-  constexpr int N = sizeof...(I);
-  static_assert(std::gcd(K, N) == 1, "element J of N rows must fall in N different lanes");
-  const Vec<T> b = blend_rows<K, J, K - 1, T>(v, lanes);
-#if defined(__wasm_simd128__)
-  if constexpr (sizeof(T) <= 2) {
-    // 1- and 2-byte lanes: a swizzle by a byte mask hidden from the optimizer (so loaded once,
-    // before the loop). V8 rebuilds an i8x16.shuffle's mask before every pshufb (four
-    // instructions); a swizzle by a mask in a register is a paddusb and the pshufb. (Wider
-    // lanes permute by pshufd, with the order in its immediate.)
-    const I8 order = opaque(swizzle_order<K, J, N, sizeof(T)>(std::make_index_sequence<kBytes>()));
-    return bits<Vec<T>>(wasm_i8x16_swizzle(bits<v128_t>(b), bits<v128_t>(order)));
-  }
-#endif
-  return __builtin_shufflevector(b, b, static_cast<int>((I * K + J) % N)...);
-}
-template <int K, class T, size_t... J>
-inline void split_rows(const Vec<T>* v, Vec<T>* out, std::index_sequence<J...>) {
-  ((out[J] = row_lanes<K, J, T>(v, std::make_index_sequence<kBytes / sizeof(T)>())), ...);
-}
 // For K a power of two (up to the lane count): log2(K) rounds of deinterleave. The even lanes of
 // each neighbouring pair are N rows of the rows' even elements, in row order, and the odd lanes
 // of their odd ones: each half is split again, K/2 elements a row. K log2(K) shuffles for N rows
@@ -296,6 +239,98 @@ inline void split_rows_pow2(const Vec<T>* v, Vec<T>* out) {
     for (int j = 0; j < K / 2; ++j) out[2 * j] = even_out[j], out[2 * j + 1] = odd_out[j];
   }
 }
+
+// The byte tables of splitting rows of K elements of T, K prime to the N lanes: blend[j][s], the
+// lanes a byte blend takes from vector s for element j; order[j], the bytes of the final permute.
+template <int K, class T>
+struct RowSplitTables {
+  static constexpr int N = kBytes / sizeof(T);
+  static constexpr int lane_source(int j, int lane) {  // which of the K vectors holds element j at `lane`
+    for (int r = 0; r < N; ++r)
+      if ((r * K + j) % N == lane) return (r * K + j) / N;
+    return 0;
+  }
+  alignas(16) int8_t blend[K][K][kBytes];
+  alignas(16) int8_t order[K][kBytes];
+  static constexpr RowSplitTables make() {
+    RowSplitTables t{};
+    for (int j = 0; j < K; ++j)
+      for (int b = 0; b < kBytes; ++b) {
+        const int size = sizeof(T), lane = b / size;
+        for (int s = 0; s < K; ++s) t.blend[j][s][b] = lane_source(j, lane) == s ? -1 : 0;
+        t.order[j][b] = static_cast<int8_t>((lane * K + j) % N * size + b % size);  // byte b % size of lane (lane K + j) % N
+      }
+    return t;
+  }
+};
+template <int K, class T>
+inline constexpr RowSplitTables<K, T> kRowSplitTables = RowSplitTables<K, T>::make();
+
+// A vector of table bytes read from memory through a pointer the optimizers cannot follow, so that
+// it reaches V8 as a v128.load, not a v128.const (see row_lanes).
+template <class V>
+inline V unfolded(const int8_t* bytes) {
+  __asm__("" : "+r"(bytes));
+  V v;
+  __builtin_memcpy(&v, bytes, sizeof v);
+  return v;
+}
+
+// Element J of each of N = lanes rows of K elements, the rows laid end to end in v[0 .. K):
+// lane r is lane r * K + J of that run (split_rows below: rows of a power of two go by
+// deinterleave instead). For K prime to N, rows r = 0 .. N-1 put element J in N different lane
+// positions, so K - 1 blends gather them in one vector and one single-vector permute puts them in
+// row order.
+// - Byte lanes blend by a select (V8's shuffles have no byte blend), and 1- and 2-byte lanes
+//   permute by a swizzle whose byte order is in a register (a paddusb and a pshufb), where V8
+//   rebuilds an i8x16.shuffle's mask before every pshufb (four instructions).
+// - Byte lanes' masks and orders are loaded from memory at each use (unfolded): newer V8 (Node 24
+//   and 26, Chromium 156) folds a constant select mask or swizzle order into an i8x16.shuffle
+//   (pshufb pairs, masks rebuilt on every use), and uint8 rows of 3 ran 3.2x slower there than on
+//   Node 20 while they were v128.const. Loaded once before the loop they stay live in registers
+//   and spill (Node 20 0.64x); loaded at each use they cost Node 20 a little (see docs/speed.md).
+//   2-byte orders stay constants: newer V8 leaves those alone, and Node 20 runs them faster.
+// - Wider lanes blend by shuffles (lanes kept in place: one pblendw in V8), each hidden from clang
+//   (opaque: merged with the next step it becomes a two-vector shuffle, or loses the lanes the
+//   next step replaces, which V8 spells as pshufb pairs), and permute by pshufd, the order in its
+//   immediate.
+template <int K, int J, int S, class T, size_t... I>
+inline Vec<T> blend_step(Vec<T> acc, Vec<T> next, std::index_sequence<I...>) {
+  constexpr auto& t = kRowSplitTables<K, T>;
+  if constexpr (sizeof(T) == 1)
+    return select(unfolded<MaskOf<T>>(t.blend[J][S]), next, acc);
+  else
+    return opaque(__builtin_shufflevector(acc, next, (t.blend[J][S][I * sizeof(T)] ? int(sizeof...(I) + I) : int(I))...));
+}
+template <int K, int J, int S, class T, size_t... I>
+inline Vec<T> blend_rows(const Vec<T>* v, std::index_sequence<I...> lanes) {  // v[0 .. S] blended
+  if constexpr (S == 1)
+    return blend_step<K, J, 1, T>(v[0], v[1], lanes);
+  else
+    return blend_step<K, J, S, T>(blend_rows<K, J, S - 1, T>(v, lanes), v[S], lanes);
+}
+template <int K, int J, class T, size_t... B>
+constexpr I8 row_order(std::index_sequence<B...>) {
+  return I8{kRowSplitTables<K, T>.order[J][B]...};
+}
+template <int K, int J, class T, size_t... I>
+inline Vec<T> row_lanes(const Vec<T>* v, std::index_sequence<I...> lanes) {
+  constexpr int N = sizeof...(I);
+  static_assert(std::gcd(K, N) == 1, "element J of N rows must fall in N different lanes");
+  const Vec<T> b = blend_rows<K, J, K - 1, T>(v, lanes);
+#if defined(__wasm_simd128__)
+  if constexpr (sizeof(T) <= 2) {
+    constexpr auto& t = kRowSplitTables<K, T>;
+    const I8 order = sizeof(T) == 1 ? unfolded<I8>(t.order[J]) : opaque(row_order<K, J, T>(std::make_index_sequence<kBytes>()));
+    return bits<Vec<T>>(wasm_i8x16_swizzle(bits<v128_t>(b), bits<v128_t>(order)));
+  }
+#endif
+  return __builtin_shufflevector(b, b, static_cast<int>((I * K + J) % N)...);
+}
+template <int K, class T, size_t... J>
+inline void split_rows(const Vec<T>* v, Vec<T>* out, std::index_sequence<J...>) {
+  ((out[J] = row_lanes<K, J, T>(v, std::make_index_sequence<kBytes / sizeof(T)>())), ...);
+}
 // out[j] = element j of the N rows of K elements in v[0 .. K), for every j < K: powers of two by
 // rounds of deinterleave, K prime to N by blends and one permute per element (row_lanes).
 template <int K, class T>
@@ -305,6 +340,7 @@ inline void split_rows(const Vec<T>* v, Vec<T>* out) {
   else
     split_rows<K, T>(v, out, std::make_index_sequence<K>());
 }
+
 
 // a0 b0 a1 b1 ... from the low halves of a and b (High: from the high halves); one punpck.
 template <bool High, class T, size_t... I>
