@@ -251,6 +251,7 @@ struct RowSplitTables {
     return 0;
   }
   alignas(16) int8_t blend[K][K][kBytes];
+  alignas(16) int8_t residue[K][kBytes];  // lanes whose index is c modulo K (byte lanes' gather)
   alignas(16) int8_t order[K][kBytes];
   static constexpr RowSplitTables make() {
     RowSplitTables t{};
@@ -258,6 +259,7 @@ struct RowSplitTables {
       for (int b = 0; b < kBytes; ++b) {
         const int size = sizeof(T), lane = b / size;
         for (int s = 0; s < K; ++s) t.blend[j][s][b] = lane_source(j, lane) == s ? -1 : 0;
+        t.residue[j][b] = lane % K == j ? -1 : 0;
         t.order[j][b] = static_cast<int8_t>((lane * K + j) % N * size + b % size);  // byte b % size of lane (lane K + j) % N
       }
     return t;
@@ -296,11 +298,9 @@ inline V unfolded(const int8_t* bytes) {
 //   immediate.
 template <int K, int J, int S, class T, size_t... I>
 inline Vec<T> blend_step(Vec<T> acc, Vec<T> next, std::index_sequence<I...>) {
+  static_assert(sizeof(T) > 1, "byte lanes gather by residue");
   constexpr auto& t = kRowSplitTables<K, T>;
-  if constexpr (sizeof(T) == 1)
-    return select(unfolded<MaskOf<T>>(t.blend[J][S]), next, acc);
-  else
-    return opaque(__builtin_shufflevector(acc, next, (t.blend[J][S][I * sizeof(T)] ? int(sizeof...(I) + I) : int(I))...));
+  return opaque(__builtin_shufflevector(acc, next, (t.blend[J][S][I * sizeof(T)] ? int(sizeof...(I) + I) : int(I))...));
 }
 template <int K, int J, int S, class T, size_t... I>
 inline Vec<T> blend_rows(const Vec<T>* v, std::index_sequence<I...> lanes) {  // v[0 .. S] blended
@@ -308,6 +308,15 @@ inline Vec<T> blend_rows(const Vec<T>* v, std::index_sequence<I...> lanes) {  //
     return blend_step<K, J, 1, T>(v[0], v[1], lanes);
   else
     return blend_step<K, J, S, T>(blend_rows<K, J, S - 1, T>(v, lanes), v[S], lanes);
+}
+// Byte lanes: lane l of v[s] holds element (16 s + l) mod K of its row, so element J's lanes in
+// v[s] are those with l = J - 16 s modulo K: K masks in all, one and per vector and an or, where
+// blending took two masks and three ops per vector after the first.
+template <int K, int J, class T, size_t... S>
+inline Vec<T> gather_by_residue(const Vec<T>* v, std::index_sequence<S...>) {
+  constexpr auto& t = kRowSplitTables<K, T>;
+  using M = MaskOf<T>;
+  return bits<Vec<T>>((... | (bits<M>(v[S]) & unfolded<M>(t.residue[((J - kBytes * int(S)) % K + K) % K]))));
 }
 template <int K, int J, class T, size_t... B>
 constexpr I8 row_order(std::index_sequence<B...>) {
@@ -317,7 +326,11 @@ template <int K, int J, class T, size_t... I>
 inline Vec<T> row_lanes(const Vec<T>* v, std::index_sequence<I...> lanes) {
   constexpr int N = sizeof...(I);
   static_assert(std::gcd(K, N) == 1, "element J of N rows must fall in N different lanes");
-  const Vec<T> b = blend_rows<K, J, K - 1, T>(v, lanes);
+  Vec<T> b;
+  if constexpr (sizeof(T) == 1)
+    b = gather_by_residue<K, J, T>(v, std::make_index_sequence<K>());
+  else
+    b = blend_rows<K, J, K - 1, T>(v, lanes);
 #if defined(__wasm_simd128__)
   if constexpr (sizeof(T) <= 2) {
     constexpr auto& t = kRowSplitTables<K, T>;
