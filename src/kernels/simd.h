@@ -283,14 +283,14 @@ inline V unfolded(const int8_t* bytes) {
 // deinterleave instead). For K prime to N, rows r = 0 .. N-1 put element J in N different lane
 // positions, so K - 1 blends gather them in one vector and one single-vector permute puts them in
 // row order.
-// - Byte lanes blend by a select (V8's shuffles have no byte blend), and 1- and 2-byte lanes
-//   permute by a swizzle whose byte order is in a register (a paddusb and a pshufb), where V8
-//   rebuilds an i8x16.shuffle's mask before every pshufb (four instructions).
+// - Byte lanes gather by residue masks (gather_by_residue; V8's shuffles have no byte blend), and
+//   1- and 2-byte lanes permute by a swizzle whose byte order is in a register (a paddusb and a
+//   pshufb), where V8 rebuilds an i8x16.shuffle's mask before every pshufb (four instructions).
 // - Byte lanes' masks and orders are loaded from memory at each use (unfolded): newer V8 (Node 24
-//   and 26, Chromium 156) folds a constant select mask or swizzle order into an i8x16.shuffle
+//   and 26, Chromium 156) folds a constant byte mask or swizzle order into an i8x16.shuffle
 //   (pshufb pairs, masks rebuilt on every use), and uint8 rows of 3 ran 3.2x slower there than on
 //   Node 20 while they were v128.const. Loaded once before the loop they stay live in registers
-//   and spill (Node 20 0.64x); loaded at each use they cost Node 20 a little (see docs/speed.md).
+//   and spill (Node 20 0.64x); loaded at each use they cost Node 20 a little (docs/speed.md).
 //   2-byte orders stay constants: newer V8 leaves those alone, and Node 20 runs them faster.
 // - Wider lanes blend by shuffles (lanes kept in place: one pblendw in V8), each hidden from clang
 //   (opaque: merged with the next step it becomes a two-vector shuffle, or loses the lanes the
