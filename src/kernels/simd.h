@@ -240,25 +240,26 @@ inline void split_rows_pow2(const Vec<T>* v, Vec<T>* out) {
   }
 }
 
-// The byte tables of splitting rows of K elements of T, K prime to the N lanes: blend[j][s], the
-// lanes a byte blend takes from vector s for element j; order[j], the bytes of the final permute.
+// Which of the K vectors holds element j at `lane`, for rows of K elements over N lanes.
+template <int K, int N>
+constexpr int lane_source(int j, int lane) {
+  for (int r = 0; r < N; ++r)
+    if ((r * K + j) % N == lane) return (r * K + j) / N;
+  return 0;
+}
+// The byte tables of splitting rows of K elements of T (K prime to the lanes) that the module
+// reads at run time: residue[c], the lanes whose index is c modulo K (byte lanes' gather);
+// order[j], the bytes of element j's final permute.
 template <int K, class T>
 struct RowSplitTables {
-  static constexpr int N = kBytes / sizeof(T);
-  static constexpr int lane_source(int j, int lane) {  // which of the K vectors holds element j at `lane`
-    for (int r = 0; r < N; ++r)
-      if ((r * K + j) % N == lane) return (r * K + j) / N;
-    return 0;
-  }
-  alignas(16) int8_t blend[K][K][kBytes];
-  alignas(16) int8_t residue[K][kBytes];  // lanes whose index is c modulo K (byte lanes' gather)
+  alignas(16) int8_t residue[K][kBytes];
   alignas(16) int8_t order[K][kBytes];
   static constexpr RowSplitTables make() {
+    constexpr int N = kBytes / sizeof(T), size = sizeof(T);
     RowSplitTables t{};
     for (int j = 0; j < K; ++j)
       for (int b = 0; b < kBytes; ++b) {
-        const int size = sizeof(T), lane = b / size;
-        for (int s = 0; s < K; ++s) t.blend[j][s][b] = lane_source(j, lane) == s ? -1 : 0;
+        const int lane = b / size;
         t.residue[j][b] = lane % K == j ? -1 : 0;
         t.order[j][b] = static_cast<int8_t>((lane * K + j) % N * size + b % size);  // byte b % size of lane (lane K + j) % N
       }
@@ -299,8 +300,8 @@ inline V unfolded(const int8_t* bytes) {
 template <int K, int J, int S, class T, size_t... I>
 inline Vec<T> blend_step(Vec<T> acc, Vec<T> next, std::index_sequence<I...>) {
   static_assert(sizeof(T) > 1, "byte lanes gather by residue");
-  constexpr auto& t = kRowSplitTables<K, T>;
-  return opaque(__builtin_shufflevector(acc, next, (t.blend[J][S][I * sizeof(T)] ? int(sizeof...(I) + I) : int(I))...));
+  constexpr int N = sizeof...(I);
+  return opaque(__builtin_shufflevector(acc, next, (lane_source<K, N>(J, I) == S ? N + int(I) : int(I))...));
 }
 template <int K, int J, int S, class T, size_t... I>
 inline Vec<T> blend_rows(const Vec<T>* v, std::index_sequence<I...> lanes) {  // v[0 .. S] blended
