@@ -28,8 +28,10 @@ if ! node -e '
   const fs = require("fs");
   const deps = Object.keys(require("./package.json").devDependencies || {});
   process.exit(deps.every((d) => fs.existsSync(`node_modules/${d}/package.json`)) ? 0 : 1);'; then
-  echo "setup: npm install"
-  # Not `npm ci`: npm 11 writes no entries for rollup's other-platform optional packages into the
-  # lock here, and then `npm ci` calls the lock out of sync; `npm install` follows the lock as it is.
-  npm install --no-audit --no-fund --loglevel=error
+  echo "setup: npm ci"
+  # The lock must list every platform's optional packages (rollup's, esbuild's) or `npm ci` calls it
+  # out of sync. `npm install` over an existing node_modules leaves them out (it starts from the
+  # installed tree): regenerate the lock with `npm install --package-lock-only` in a copy of
+  # package.json without node_modules.
+  npm ci --no-audit --no-fund --loglevel=error
 fi
