@@ -22,6 +22,20 @@ const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 let loading = null;
 
+// The smallest module that uses a v128 (i8x16.splat of i32.const 0). A runtime that refuses it has
+// no WebAssembly SIMD (Safari before 16.4, so iPhones left on iOS 15; Chrome before 91), and would
+// refuse ox.wasm with a compile error that names only an opcode.
+const SIMD_PROBE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11];
+
+// What this runtime lacks that ox.wasm needs, checked before its bytes are fetched.
+function missingWasmSupport() {
+  if (typeof WebAssembly !== 'object' || WebAssembly === null || typeof WebAssembly.validate !== 'function')
+    return "this runtime has no WebAssembly (Node's --jitless and Safari's Lockdown Mode turn it off)";
+  if (!WebAssembly.validate(new Uint8Array(SIMD_PROBE)))
+    return "this runtime's WebAssembly has no SIMD (simd128), which onnx-extrema's kernels are built on: it needs Chrome or Edge 91+, Firefox 89+, Safari 16.4+ (iOS 16.4+), Node 16.4+, Deno or Bun";
+  return null;
+}
+
 const HINT = 'serve dist/ox.wasm there, or pass init({ wasmUrl }) or init({ wasmBinary })';
 
 function describeBytes(bytes) {
@@ -124,6 +138,8 @@ function readInitOptions(options) {
 
 async function load(options) {
   const { wasmBinary, wasmUrl } = readInitOptions(options);
+  const missing = missingWasmSupport();
+  if (missing) throw new Error(`onnx-extrema: cannot run here: ${missing}`);
   let bytes;
   if (wasmBinary !== undefined) {
     bytes = toBytes(wasmBinary);
@@ -135,6 +151,10 @@ async function load(options) {
     return await createOxModule({ wasmBinary: bytes, locateFile: (file) => file, print: () => {}, printErr: () => {} });
   } catch (cause) {
     const text = String(cause?.message ?? cause).replace(/\s*Build with -s ASSERTIONS=1 for more info\.?/, '');
+    // The engine refused to compile the module: Chromium and Safari name the policy, Firefox says
+    // "blocked by CSP".
+    if (/WebAssembly/.test(text) && /Content.Security.Policy|blocked by CSP/i.test(text))
+      throw new Error(`onnx-extrema: the page's Content Security Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (${text.trim()})`, { cause });
     // (a wasm module other than this package's own ox.wasm fails here too, for want of its exports)
     throw new Error(`onnx-extrema: the wasm module failed to start (is it this onnx-extrema version's dist/ox.wasm?): ${text}`, { cause });
   }

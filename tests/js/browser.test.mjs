@@ -60,17 +60,7 @@ before(async () => {
   await bundled('esm', { format: 'esm', loader: { '.wasm': 'file' } });
   await bundled('iife', { loader: { '.wasm': 'binary' } });
   await bundled('iife-default', {});
-  server = await startStaticServer({
-    mounts: {
-      '/node_modules/': path.join(app, 'node_modules'),
-      '/pages/': path.join(root, 'tests/browser/pages'),
-      '/checks/': path.join(root, 'tests/package'),
-      '/elsewhere/': path.join(app, 'node_modules/onnx-extrema/dist'),
-      '/vite/': viteOut,
-      '/esbuild/': esbuildOut,
-    },
-    fixed: { '/html/ox.wasm': { status: 200, type: 'text/html; charset=utf-8', body: NOT_WASM } },
-  });
+  server = await startStaticServer(siteOptions());
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 });
 
@@ -80,18 +70,35 @@ after(async () => {
   for (const dir of [packed?.dir, app, viteOut, esbuildOut]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** Loads a page, waits for window.__result; returns it with the paths the page requested. */
-async function visit(pagePath) {
+/** The test site: the installed package, the pages, the bundles; `headers` on every file. */
+function siteOptions(headers = {}) {
+  return {
+    mounts: {
+      '/node_modules/': path.join(app, 'node_modules'),
+      '/pages/': path.join(root, 'tests/browser/pages'),
+      '/checks/': path.join(root, 'tests/package'),
+      '/elsewhere/': path.join(app, 'node_modules/onnx-extrema/dist'),
+      '/vite/': viteOut,
+      '/esbuild/': esbuildOut,
+    },
+    fixed: { '/html/ox.wasm': { status: 200, type: 'text/html; charset=utf-8', body: NOT_WASM } },
+    headers,
+  };
+}
+
+/** Loads a page (from `site`, the test site by default), waits for window.__result; returns it
+ * with the paths the page requested. */
+async function visit(pagePath, site = server) {
   const page = await browser.newPage();
   const messages = [];
   page.on('console', (m) => messages.push(`console.${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => messages.push(`page error: ${e.message}`));
-  const first = server.requests.length;
+  const first = site.requests.length;
   try {
-    await page.goto(server.origin + pagePath);
+    await page.goto(site.origin + pagePath);
     await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 20_000 });
     const result = await page.evaluate(() => window.__result);
-    const requests = server.requests.slice(first);
+    const requests = site.requests.slice(first);
     assert.equal(result.error, undefined, `${pagePath} failed: ${result.error}\n${messages.join('\n')}`);
     assert.deepEqual(messages.filter((m) => m.startsWith('page error')), [], `${pagePath}: uncaught errors`);
     return { result, requests, messages };
@@ -149,6 +156,28 @@ test('a failed load rejects with an Error naming the URL and what came back; ini
 test('an operator called before init() throws a clear error', async () => {
   const { result } = await visit('/pages/plain.html?mode=beforeInit');
   assert.match(result.message, /before init\(\) resolved; await init\(\) first/);
+});
+
+// A Content Security Policy without 'unsafe-eval' (a Chrome extension's pages, say) allows
+// WebAssembly only through 'wasm-unsafe-eval': with it, the package runs (its glue evaluates no
+// strings), in the page and in a module Worker; without it, init() rejects saying what to add.
+test("a Content Security Policy with 'wasm-unsafe-eval' and no 'unsafe-eval' runs the package; without it, init() says what to add", async () => {
+  const policy = (sources) => ({ 'content-security-policy': `default-src 'self'; script-src 'self' 'unsafe-inline' ${sources}` });
+  const strict = await startStaticServer(siteOptions(policy("'wasm-unsafe-eval'")));
+  const noWasm = await startStaticServer(siteOptions(policy('')));
+  try {
+    passed((await visit('/pages/plain.html', strict)).result, 'strict CSP');
+    const { result } = await visit('/pages/plain.html?mode=worker', strict);
+    passed(result, 'strict CSP, worker');
+    assert.equal(result.inWorker, true);
+    const { failure } = (await visit('/pages/plain.html?mode=blocked', noWasm)).result;
+    assert.equal(failure.isError, true);
+    assert.match(failure.message, /^onnx-extrema: the page's Content Security Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src \(/);
+    console.log(`message: ${failure.message}`);
+  } finally {
+    await strict.close();
+    await noWasm.close();
+  }
 });
 
 test('inside a module Worker', async () => {

@@ -81,6 +81,36 @@ test('wasmBinary in a SharedArrayBuffer loads', () => {
   }
 });
 
+// Runtimes that cannot run ox.wasm at all say so instead of failing to compile it: Node's --jitless
+// (no WebAssembly) for real, and a runtime without WebAssembly SIMD (Safari before 16.4) as a
+// WebAssembly that refuses every module with a byte of the SIMD prefix (0xfd), as such an engine
+// refuses ox.wasm. In processes of their own, since a load settles init() for the process.
+test('a runtime without WebAssembly, or without its SIMD, is an Error saying so', () => {
+  const indexUrl = JSON.stringify(new URL('../../js/index.mjs', import.meta.url).href);
+  const tryInit = `
+    const { init } = await import(${indexUrl});
+    await init().then(() => console.log('loaded'), (e) => console.log(e.message));`;
+  const run = (flags, script) => spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
+  const jitless = run(['--jitless'], tryInit);
+  assert.equal(jitless.stdout.trim(), "onnx-extrema: cannot run here: this runtime has no WebAssembly (Node's --jitless and Safari's Lockdown Mode turn it off)");
+  const noSimd = run([], `
+    const simd = (bytes) => new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength).includes(0xfd);
+    const refuse = (real) => (bytes, ...rest) => (simd(bytes) ? Promise.reject(new WebAssembly.CompileError('invalid value type 0x7b')) : real(bytes, ...rest));
+    const { validate, compile, instantiate } = WebAssembly;
+    WebAssembly.validate = (bytes) => !simd(bytes) && validate(bytes);
+    WebAssembly.compile = refuse(compile);
+    WebAssembly.instantiate = refuse(instantiate);
+    ${tryInit}`);
+  assert.equal(noSimd.stderr, '');
+  assert.match(noSimd.stdout.trim(), /^onnx-extrema: cannot run here: this runtime's WebAssembly has no SIMD \(simd128\), which onnx-extrema's kernels are built on: it needs Chrome or Edge 91\+, Firefox 89\+, Safari 16\.4\+/);
+  // The same stand-in with SIMD left in loads: the check asks the engine, not a version table.
+  const withSimd = run([], `
+    const { validate } = WebAssembly;
+    WebAssembly.validate = (bytes) => validate(bytes);
+    ${tryInit}`);
+  assert.equal(withSimd.stdout.trim(), 'loaded');
+});
+
 test('bad wasmUrl values name the URL and what came back', async () => {
   const missingFile = new URL('./no-such.wasm', wasmFile);
   assert.match(await rejection({ wasmUrl: missingFile }), new RegExp(`cannot read the wasm at ${missingFile.href}: ENOENT`));

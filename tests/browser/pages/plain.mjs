@@ -42,6 +42,10 @@ const scenarios = {
   async html() {
     return { failure: await failedInit({ wasmUrl: '/html/ox.wasm' }) };
   },
+  // Served under a Content Security Policy that allows no WebAssembly.
+  async blocked() {
+    return { failure: await failedInit() };
+  },
   async beforeInit() {
     try {
       ox.argMax(new ox.Tensor('float32', new Float32Array([1, 2]), [2]));
