@@ -91,10 +91,17 @@ export interface InitOptions {
    * URL is relative to the page (or worker script), or to the package's js/ folder in Node.
    */
   wasmUrl?: string | GlobalURL;
+  /**
+   * dist/ox.wasm compiled (WebAssembly.compile of its bytes, a module posted from another worker,
+   * or what a bundler's .wasm import gives where runtimes compile no bytes themselves).
+   */
+  wasmModule?: GlobalWasmModule;
 }
 
 /** The URL class where the lib declares one (DOM or @types/node), so no such lib is needed. */
 export type GlobalURL = typeof globalThis extends { URL: new (url: string) => infer U } ? U : never;
+/** WebAssembly.Module where the lib declares it (DOM or @types/node). */
+export type GlobalWasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
 
 /** Loads the wasm module; idempotent. Operators throw until it resolves. */
 export declare function init(options?: InitOptions): Promise<void>;

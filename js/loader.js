@@ -1,7 +1,7 @@
 // init(): loads the wasm module once. Node reads the .wasm next to the package's JS and hands
 // the bytes to the module (Emscripten 3.1.6's own loader cannot load files in Node 20); a browser
 // fetches new URL('../dist/ox.wasm', import.meta.url), which bundlers understand, unless
-// init({ wasmUrl }) or init({ wasmBinary }) says otherwise.
+// init({ wasmUrl }), init({ wasmBinary }) or init({ wasmModule }) says otherwise.
 import createOxModule from '../dist/ox.mjs';
 import { currentModule, setModule } from './module.js';
 import { prime } from './prime.js';
@@ -117,38 +117,62 @@ function resolveWasmUrl(wasmUrl) {
   }
 }
 
-const INIT_OPTIONS = ['wasmBinary', 'wasmUrl'];
+const INIT_OPTIONS = ['wasmBinary', 'wasmUrl', 'wasmModule'];
 
-// init()'s options as { wasmBinary, wasmUrl }, each read once. Anything but an object of those
-// (or nothing) is an Error rather than a load from the default place: `init(bytes)` meant
-// { wasmBinary: bytes }, and a misspelt `wasmURL`, an Emscripten option such as locateFile, or
-// the second of both would have been ignored.
+// init()'s options as { wasmBinary, wasmUrl, wasmModule }, each read once. Anything but an object
+// of one of those (or nothing) is an Error rather than a load from the default place: `init(bytes)`
+// meant { wasmBinary: bytes }, and a misspelt `wasmURL`, an Emscripten option such as locateFile,
+// or a second source would have been ignored.
 function readInitOptions(options) {
   if (options === undefined || options === null) return {};
-  if (typeof options !== 'object' || Array.isArray(options) || isMapOrSet(options) || ArrayBuffer.isView(options) || options instanceof ArrayBuffer)
-    throw new Error(`onnx-extrema: init(options) takes an object such as { wasmBinary } or { wasmUrl }, got ${describeValue(options)}`);
+  if (typeof options !== 'object' || Array.isArray(options) || isMapOrSet(options) || ArrayBuffer.isView(options) || options instanceof ArrayBuffer || isWasmModule(options))
+    throw new Error(`onnx-extrema: init(options) takes an object such as { wasmBinary }, { wasmUrl } or { wasmModule }, got ${isWasmModule(options) ? 'a WebAssembly.Module' : describeValue(options)}`);
   for (const key in options) {
     if (Object.hasOwn(options, key) && !INIT_OPTIONS.includes(key))
-      throw new Error(`onnx-extrema: init() got unknown option '${clipped(key)}'; its options are ${INIT_OPTIONS.join(' and ')}`);
+      throw new Error(`onnx-extrema: init() got unknown option '${clipped(key)}'; its options are wasmBinary, wasmUrl and wasmModule`);
   }
-  const { wasmBinary, wasmUrl } = options;
-  if (wasmBinary !== undefined && wasmUrl !== undefined) throw new Error('onnx-extrema: init() takes wasmBinary or wasmUrl, not both');
-  return { wasmBinary, wasmUrl };
+  const { wasmBinary, wasmUrl, wasmModule } = options;
+  const given = INIT_OPTIONS.filter((_, i) => [wasmBinary, wasmUrl, wasmModule][i] !== undefined);
+  if (given.length > 1) throw new Error(`onnx-extrema: init() takes one of wasmBinary, wasmUrl and wasmModule, got ${given.join(' and ')}`);
+  return { wasmBinary, wasmUrl, wasmModule };
+}
+
+// (by its tag, so a Module of another realm, such as one posted from another worker, is one too)
+const isWasmModule = (value) => Object.prototype.toString.call(value) === '[object WebAssembly.Module]';
+
+// A compiled module is instantiated through Emscripten's instantiateWasm hook, whose failures
+// the glue only logs: they reject here instead.
+function fromCompiled(wasmModule) {
+  if (!isWasmModule(wasmModule))
+    throw new Error(`onnx-extrema: init({ wasmModule }) needs a WebAssembly.Module of dist/ox.wasm (WebAssembly.compile of its bytes, or a bundler's import of the .wasm as a module), got ${describeValue(wasmModule)}`);
+  let fail;
+  const failed = new Promise((_, reject) => {
+    fail = reject;
+  });
+  const instantiateWasm = (imports, receive) => {
+    WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule)).catch(fail);
+    return {}; // (asynchronous: the exports arrive through receive)
+  };
+  return { options: { instantiateWasm }, failed };
 }
 
 async function load(options) {
-  const { wasmBinary, wasmUrl } = readInitOptions(options);
+  const { wasmBinary, wasmUrl, wasmModule } = readInitOptions(options);
   const missing = missingWasmSupport();
   if (missing) throw new Error(`onnx-extrema: cannot run here: ${missing}`);
-  let bytes;
-  if (wasmBinary !== undefined) {
-    bytes = toBytes(wasmBinary);
+  let source;
+  if (wasmModule !== undefined) {
+    source = fromCompiled(wasmModule);
+  } else if (wasmBinary !== undefined) {
+    const bytes = toBytes(wasmBinary);
     checkWasm(bytes, 'init({ wasmBinary })', 'pass the bytes of dist/ox.wasm');
+    source = { options: { wasmBinary: bytes } };
   } else {
-    bytes = await fetchWasm(wasmUrl !== undefined ? resolveWasmUrl(wasmUrl) : defaultWasmUrl());
+    source = { options: { wasmBinary: await fetchWasm(wasmUrl !== undefined ? resolveWasmUrl(wasmUrl) : defaultWasmUrl()) } };
   }
   try {
-    return await createOxModule({ wasmBinary: bytes, locateFile: (file) => file, print: () => {}, printErr: () => {} });
+    const started = createOxModule({ ...source.options, locateFile: (file) => file, print: () => {}, printErr: () => {} });
+    return await (source.failed ? Promise.race([started, source.failed]) : started);
   } catch (cause) {
     const text = String(cause?.message ?? cause).replace(/\s*Build with -s ASSERTIONS=1 for more info\.?/, '');
     // The engine refused to compile the module: Chromium and Safari name the policy, Firefox says
@@ -163,7 +187,7 @@ async function load(options) {
 /**
  * Loads the wasm module; resolves once operators can be called. Idempotent: later calls return
  * the same promise. A failed load rejects, and a later init() tries again.
- * @param {{ wasmBinary?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView, wasmUrl?: string | URL }} [options]
+ * @param {{ wasmBinary?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView, wasmUrl?: string | URL, wasmModule?: WebAssembly.Module }} [options]
  */
 export function init(options = {}) {
   if (currentModule()) return Promise.resolve();

@@ -153,6 +153,14 @@ test('a failed load rejects with an Error naming the URL and what came back; ini
   console.log(`messages:\n  ${missing.result.failure.message}\n  ${message}`);
 });
 
+test('init({ wasmModule }): one module compiled in the page, instantiated there and in a worker it was posted to', async () => {
+  const { result, requests } = await visit('/pages/plain.html?mode=wasmModule');
+  passed(result.page, 'page, wasmModule');
+  assert.equal(result.worker.error, undefined, `worker: ${result.worker.error}`);
+  passed(result.worker, 'worker, posted wasmModule');
+  assert.equal(requests.filter((r) => r.endsWith('.wasm')).join(), '/elsewhere/ox.wasm', 'one fetch of the wasm, for the compile');
+});
+
 test('an operator called before init() throws a clear error', async () => {
   const { result } = await visit('/pages/plain.html?mode=beforeInit');
   assert.match(result.message, /before init\(\) resolved; await init\(\) first/);

@@ -54,13 +54,28 @@ test('bad wasmBinary values reject with what they were', async () => {
     /^onnx-extrema: init\(\{ wasmBinary \}\) cannot read its bytes \(.*detached/);
 });
 
-test('options that are no object of wasmBinary or wasmUrl reject, not load from the default place', async () => {
+test('options that are no object of one of wasmBinary, wasmUrl and wasmModule reject, not load from the default place', async () => {
   const bytes = await readFile(wasmFile);
-  for (const [options, said] of [[5, 'a number'], ['ox.wasm', 'the string "ox.wasm"'], [bytes, 'a Uint8Array'], [[bytes], 'an Array'], [new Map(), 'a Map']])
-    assert.equal(await rejection(options), `onnx-extrema: init(options) takes an object such as { wasmBinary } or { wasmUrl }, got ${said}`);
-  assert.equal(await rejection({ wasmURL: 'x.wasm' }), "onnx-extrema: init() got unknown option 'wasmURL'; its options are wasmBinary and wasmUrl");
+  const compiled = await WebAssembly.compile(bytes);
+  for (const [options, said] of [[5, 'a number'], ['ox.wasm', 'the string "ox.wasm"'], [bytes, 'a Uint8Array'], [[bytes], 'an Array'], [new Map(), 'a Map'], [compiled, 'a WebAssembly.Module']])
+    assert.equal(await rejection(options), `onnx-extrema: init(options) takes an object such as { wasmBinary }, { wasmUrl } or { wasmModule }, got ${said}`);
+  assert.equal(await rejection({ wasmURL: 'x.wasm' }), "onnx-extrema: init() got unknown option 'wasmURL'; its options are wasmBinary, wasmUrl and wasmModule");
   assert.match(await rejection({ wasmBinary: bytes, locateFile: (f) => f }), /^onnx-extrema: init\(\) got unknown option 'locateFile'/);
-  assert.equal(await rejection({ wasmBinary: bytes, wasmUrl: wasmFile }), 'onnx-extrema: init() takes wasmBinary or wasmUrl, not both');
+  assert.equal(await rejection({ wasmBinary: bytes, wasmUrl: wasmFile }), 'onnx-extrema: init() takes one of wasmBinary, wasmUrl and wasmModule, got wasmBinary and wasmUrl');
+  assert.equal(await rejection({ wasmModule: compiled, wasmUrl: wasmFile }), 'onnx-extrema: init() takes one of wasmBinary, wasmUrl and wasmModule, got wasmUrl and wasmModule');
+});
+
+test('bad wasmModule values reject with what they were', async () => {
+  const bytes = await readFile(wasmFile);
+  for (const [value, said] of [[bytes, 'a Uint8Array'], [wasmFile.href, `the string ${JSON.stringify(wasmFile.href.slice(0, 40))}`], [{}, 'an object']])
+    assert.equal(await rejection({ wasmModule: value }),
+      `onnx-extrema: init({ wasmModule }) needs a WebAssembly.Module of dist/ox.wasm (WebAssembly.compile of its bytes, or a bundler's import of the .wasm as a module), got ${said}`);
+  // A compiled module, but not this package's: it instantiates, then lacks the exports the glue
+  // reads; and one whose imports the glue does not give.
+  const empty = await WebAssembly.compile(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+  assert.match(await rejection({ wasmModule: empty }), /^onnx-extrema: the wasm module failed to start \(is it this onnx-extrema version's dist\/ox\.wasm\?\): /);
+  const importsF = await WebAssembly.compile(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 2, 7, 1, 1, 0x78, 1, 0x66, 0, 0]));
+  assert.match(await rejection({ wasmModule: importsF }), /^onnx-extrema: the wasm module failed to start \(is it this onnx-extrema version's dist\/ox\.wasm\?\): WebAssembly\.instantiate\(\): Import #0 module="x"/);
 });
 
 // In a process of its own, since a load settles init() for the process: the bytes in a
@@ -109,6 +124,25 @@ test('a runtime without WebAssembly, or without its SIMD, is an Error saying so'
     WebAssembly.validate = (bytes) => validate(bytes);
     ${tryInit}`);
   assert.equal(withSimd.stdout.trim(), 'loaded');
+});
+
+// In a process of its own: a module compiled once, in a worker thread, and posted to the main
+// thread (as a browser's worker pool shares one), starts there and computes.
+test('wasmModule: a WebAssembly.Module of ox.wasm, compiled elsewhere and posted over, loads', () => {
+  const script = `
+    import { Worker } from 'node:worker_threads';
+    import { argMax, init } from ${JSON.stringify(new URL('../../js/index.mjs', import.meta.url).href)};
+    const compiler = new Worker(\`
+      import { parentPort } from 'node:worker_threads';
+      import { readFileSync } from 'node:fs';
+      WebAssembly.compile(readFileSync(new URL(${JSON.stringify(wasmFile.href)}))).then((m) => parentPort.postMessage(m));\`, { eval: true });
+    const wasmModule = await new Promise((resolve) => compiler.once('message', resolve));
+    await compiler.terminate();
+    await init({ wasmModule });
+    console.log(argMax({ type: 'float32', data: new Float32Array([1, 3, 2]), dims: [3] }).data[0]);`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
+  assert.equal(child.stderr, '');
+  assert.equal(child.stdout.trim(), '1n');
 });
 
 test('bad wasmUrl values name the URL and what came back', async () => {

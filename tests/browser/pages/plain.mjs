@@ -15,6 +15,11 @@ async function failedInit(options) {
   return { isError: false, message: 'init() resolved' };
 }
 
+const answerOf = (worker) => new Promise((resolve, reject) => {
+  worker.onmessage = (event) => resolve(event.data);
+  worker.onerror = (event) => reject(new Error(`worker error: ${event.message}`));
+});
+
 const scenarios = {
   async default() {
     await ox.init();
@@ -55,11 +60,15 @@ const scenarios = {
     }
   },
   async worker() {
-    const worker = new Worker('./worker.mjs', { type: 'module' });
-    return new Promise((resolve, reject) => {
-      worker.onmessage = (event) => resolve(event.data);
-      worker.onerror = (event) => reject(new Error(`worker error: ${event.message}`));
-    });
+    return answerOf(new Worker('./worker.mjs', { type: 'module' }));
+  },
+  // One compile, in the page; the page and a worker instantiate that module.
+  async wasmModule() {
+    const wasmModule = await WebAssembly.compileStreaming(fetch(WASM_ELSEWHERE));
+    await ox.init({ wasmModule });
+    const worker = new Worker('./worker.mjs?wasmModule', { type: 'module' });
+    worker.postMessage(wasmModule);
+    return { page: runChecks(ox), worker: await answerOf(worker) };
   },
 };
 

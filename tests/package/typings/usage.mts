@@ -144,6 +144,8 @@ export function misuses(): void {
   runNode('Softmax', [logits]);
   // @ts-expect-error wasmUrl is a string or URL
   void init({ wasmUrl: 5 });
+  // @ts-expect-error wasmModule is a compiled WebAssembly.Module, not bytes
+  void init({ wasmModule: new Uint8Array(8) });
   // @ts-expect-error the helpers take numbers
   toFloat16Bits('1');
   // @ts-expect-error ArgMax's output is int64: out is a BigInt64Array
