@@ -27,11 +27,21 @@ let loading = null;
 // refuse ox.wasm with a compile error that names only an opcode.
 const SIMD_PROBE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11];
 
+// (a runtime that refuses to look at bytes at all, as one that takes only compiled modules may,
+// leaves the answer to the load)
+function validates(bytes) {
+  try {
+    return WebAssembly.validate(new Uint8Array(bytes));
+  } catch {
+    return true;
+  }
+}
+
 // What this runtime lacks that ox.wasm needs, checked before its bytes are fetched.
 function missingWasmSupport() {
   if (typeof WebAssembly !== 'object' || WebAssembly === null || typeof WebAssembly.validate !== 'function')
     return "this runtime has no WebAssembly (Node's --jitless and Safari's Lockdown Mode turn it off)";
-  if (!WebAssembly.validate(new Uint8Array(SIMD_PROBE)))
+  if (!validates(SIMD_PROBE))
     return "this runtime's WebAssembly has no SIMD (simd128), which onnx-extrema's kernels are built on: it needs Chrome or Edge 91+, Firefox 89+, Safari 16.4+ (iOS 16.4+), Node 16.4+, Deno or Bun";
   return null;
 }
