@@ -100,8 +100,13 @@ export interface InitOptions {
 
 /** The URL class where the lib declares one (DOM or @types/node), so no such lib is needed. */
 export type GlobalURL = typeof globalThis extends { URL: new (url: string) => infer U } ? U : never;
-/** WebAssembly.Module where the lib declares it (DOM or @types/node). */
-export type GlobalWasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
+/**
+ * WebAssembly.Module where the lib declares it (DOM or @types/node). Their Module is an empty
+ * interface, which any value but null and undefined fits: an object with no length is closer.
+ */
+export type GlobalWasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } }
+  ? M & object & { readonly length?: never; readonly byteLength?: never }
+  : never;
 
 /** Loads the wasm module; idempotent. Operators throw until it resolves. */
 export declare function init(options?: InitOptions): Promise<void>;

@@ -160,7 +160,8 @@ function fromCompiled(wasmModule) {
     fail = reject;
   });
   const instantiateWasm = (imports, receive) => {
-    WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule)).catch(fail);
+    // (in a then, so an instantiate that throws rather than rejects rejects too)
+    Promise.resolve().then(() => WebAssembly.instantiate(wasmModule, imports)).then((instance) => receive(instance, wasmModule)).catch(fail);
     return {}; // (asynchronous: the exports arrive through receive)
   };
   return { options: { instantiateWasm }, failed };
@@ -189,6 +190,9 @@ async function load(options) {
     // "blocked by CSP".
     if (/WebAssembly/.test(text) && /Content.Security.Policy|blocked by CSP/i.test(text))
       throw new Error(`onnx-extrema: the page's Content Security Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (${text.trim()})`, { cause });
+    // V8's words where its embedder compiles no wasm from bytes (Cloudflare Workers).
+    if (/code generation disallowed/i.test(text))
+      throw new Error(`onnx-extrema: this runtime compiles no WebAssembly from bytes: pass init({ wasmModule }), the module its bundler makes of onnx-extrema/ox.wasm (${text.trim()})`, { cause });
     // (a wasm module other than this package's own ox.wasm fails here too, for want of its exports)
     throw new Error(`onnx-extrema: the wasm module failed to start (is it this onnx-extrema version's dist/ox.wasm?): ${text}`, { cause });
   }

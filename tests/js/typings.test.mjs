@@ -42,12 +42,13 @@ async function node(file) {
   }
 }
 
-test('every export type-checks under --strict: module node16, nodenext and bundler; ort interop; Float16Array', async () => {
+test('every export type-checks under --strict: module node16, nodenext and bundler; ort interop; Float16Array; wasmModule under the DOM lib', async () => {
   await compile(['-p', 'tsconfig.json']);
   await compile(['-p', 'tsconfig.json', '--module', 'nodenext']);
   await compile(['-p', 'tsconfig.bundler.json']);
   await compile(['-p', 'tsconfig.ort.json']);
   await compile(['-p', 'tsconfig.float16.json']);
+  await compile(['-p', 'tsconfig.dom.json']);
 });
 
 test('the type-checked files run, so the declared types are what the runtime returns', async () => {
