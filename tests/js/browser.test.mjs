@@ -153,6 +153,13 @@ test('a failed load rejects with an Error naming the URL and what came back; ini
   console.log(`messages:\n  ${missing.result.failure.message}\n  ${message}`);
 });
 
+test('inside a module service worker', async () => {
+  const { result, requests } = await visit('/pages/plain.html?mode=serviceWorker');
+  passed(result, 'service worker');
+  assert.equal(result.inServiceWorker, true);
+  assert.ok(requests.includes(DEFAULT_WASM));
+});
+
 test('init({ wasmModule }): one module compiled in the page, instantiated there and in a worker it was posted to', async () => {
   const { result, requests } = await visit('/pages/plain.html?mode=wasmModule');
   passed(result.page, 'page, wasmModule');

@@ -62,6 +62,19 @@ const scenarios = {
   async worker() {
     return answerOf(new Worker('./worker.mjs', { type: 'module' }));
   },
+  async serviceWorker() {
+    const registration = await navigator.serviceWorker.register('./service-worker.mjs', { type: 'module' });
+    const worker = registration.installing ?? registration.waiting ?? registration.active;
+    await new Promise((resolve) => {
+      if (worker.state === 'activated') resolve();
+      else worker.addEventListener('statechange', () => worker.state === 'activated' && resolve());
+    });
+    const answer = new Promise((resolve) => navigator.serviceWorker.addEventListener('message', (event) => resolve(event.data), { once: true }));
+    worker.postMessage('run');
+    const result = await answer;
+    await registration.unregister(); // (the pages visited after this one stay uncontrolled)
+    return result;
+  },
   // One compile, in the page; the page and a worker instantiate that module.
   async wasmModule() {
     const wasmModule = await WebAssembly.compileStreaming(fetch(WASM_ELSEWHERE));
