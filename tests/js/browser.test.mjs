@@ -1,6 +1,7 @@
 // The package in a browser: headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core;
 // no downloaded browser) loads the packed and installed package from a static server on 127.0.0.1,
-// as plain ES modules with an import map, in a module Worker, as a Vite build and as esbuild bundles.
+// as plain ES modules with an import map, in a module Worker and a module service worker, under
+// Content Security Policies, as a Vite build and as esbuild bundles.
 // Pages and scripts: tests/browser/. Operator checks: tests/package/checks.mjs.
 import assert from 'node:assert/strict';
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
