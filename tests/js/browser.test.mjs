@@ -176,22 +176,26 @@ test('an operator called before init() throws a clear error', async () => {
 
 // A Content Security Policy without 'unsafe-eval' (a Chrome extension's pages, say) allows
 // WebAssembly only through 'wasm-unsafe-eval': with it, the package runs (its glue evaluates no
-// strings), in the page and in a module Worker; without it, init() rejects saying what to add.
+// strings), in the page and in a module Worker, also where Trusted Types are enforced (the
+// package passes no string to a script sink); without it, init() rejects saying what to add.
 test("a Content Security Policy with 'wasm-unsafe-eval' and no 'unsafe-eval' runs the package; without it, init() says what to add", async () => {
-  const policy = (sources) => ({ 'content-security-policy': `default-src 'self'; script-src 'self' 'unsafe-inline' ${sources}` });
+  const policy = (sources, more = '') => ({ 'content-security-policy': `default-src 'self'; script-src 'self' 'unsafe-inline' ${sources}${more}` });
   const strict = await startStaticServer(siteOptions(policy("'wasm-unsafe-eval'")));
+  const trustedTypes = await startStaticServer(siteOptions(policy("'wasm-unsafe-eval'", "; require-trusted-types-for 'script'")));
   const noWasm = await startStaticServer(siteOptions(policy('')));
   try {
     passed((await visit('/pages/plain.html', strict)).result, 'strict CSP');
     const { result } = await visit('/pages/plain.html?mode=worker', strict);
     passed(result, 'strict CSP, worker');
     assert.equal(result.inWorker, true);
+    passed((await visit('/pages/plain.html', trustedTypes)).result, 'strict CSP, Trusted Types');
     const { failure } = (await visit('/pages/plain.html?mode=blocked', noWasm)).result;
     assert.equal(failure.isError, true);
     assert.match(failure.message, /^onnx-extrema: the page's Content Security Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src \(/);
     console.log(`message: ${failure.message}`);
   } finally {
     await strict.close();
+    await trustedTypes.close();
     await noWasm.close();
   }
 });
