@@ -42,7 +42,7 @@ function missingWasmSupport() {
   if (typeof WebAssembly !== 'object' || WebAssembly === null || typeof WebAssembly.validate !== 'function')
     return "this runtime has no WebAssembly (Node's --jitless and Safari's Lockdown Mode turn it off)";
   if (!validates(SIMD_PROBE))
-    return "this runtime's WebAssembly has no SIMD (simd128), which onnx-extrema's kernels are built on: it needs Chrome or Edge 91+, Firefox 89+, Safari 16.4+ (iOS 16.4+), Node 16.4+, Deno or Bun";
+    return "this runtime's WebAssembly has no SIMD (simd128), which onnx-extrema's kernels are built on: it needs Chrome or Edge 91+, Firefox 89+, Safari 16.4+ (iOS 16.4+), Node 20+, Deno or Bun";
   return null;
 }
 
