@@ -142,9 +142,10 @@ function readInitOptions(options) {
       throw new Error(`onnx-extrema: init() got unknown option '${clipped(key)}'; its options are wasmBinary, wasmUrl and wasmModule`);
   }
   const { wasmBinary, wasmUrl, wasmModule } = options;
-  const given = INIT_OPTIONS.filter((_, i) => [wasmBinary, wasmUrl, wasmModule][i] !== undefined);
+  const read = { wasmBinary, wasmUrl, wasmModule };
+  const given = INIT_OPTIONS.filter((key) => read[key] !== undefined);
   if (given.length > 1) throw new Error(`onnx-extrema: init() takes one of wasmBinary, wasmUrl and wasmModule, got ${given.join(' and ')}`);
-  return { wasmBinary, wasmUrl, wasmModule };
+  return read;
 }
 
 // (by its tag, so a Module of another realm, such as one posted from another worker, is one too)
