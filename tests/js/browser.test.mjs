@@ -1,10 +1,10 @@
 // The package in a browser: headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core;
 // no downloaded browser) loads the packed and installed package from a static server on 127.0.0.1,
 // as plain ES modules with an import map, in a module Worker and a module service worker, under
-// Content Security Policies, as a Vite build and as esbuild bundles.
+// Content Security Policies, in a Chrome extension, as a Vite build and as esbuild bundles.
 // Pages and scripts: tests/browser/. Operator checks: tests/package/checks.mjs.
 import assert from 'node:assert/strict';
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -197,6 +197,40 @@ test("a Content Security Policy with 'wasm-unsafe-eval' and no 'unsafe-eval' run
     await strict.close();
     await trustedTypes.close();
     await noWasm.close();
+  }
+});
+
+// A Chrome (Manifest V3) extension whose pages allow 'wasm-unsafe-eval' and not 'unsafe-eval'
+// (tests/browser/extension/): the installed package copied in, run in the extension's background
+// service worker and in one of its pages.
+test('in a Chrome extension: its background service worker and an extension page', async () => {
+  const extension = await mkdtemp(path.join(tmpdir(), 'ox-extension-'));
+  const profile = await mkdtemp(path.join(tmpdir(), 'ox-extension-profile-'));
+  let context;
+  try {
+    await cp(path.join(root, 'tests/browser/extension'), extension, { recursive: true });
+    await copyFile(path.join(root, 'tests/package/checks.mjs'), path.join(extension, 'checks.mjs'));
+    const installed = path.join(app, 'node_modules/onnx-extrema');
+    for (const part of ['js', 'dist', 'package.json']) await cp(path.join(installed, part), path.join(extension, 'onnx-extrema', part), { recursive: true });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extension}`, `--load-extension=${extension}`],
+    });
+    const background = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 20_000 }));
+    const inBackground = await background.evaluate(() => self.runChecks());
+    passed(inBackground, 'extension background');
+    assert.equal(inBackground.inServiceWorker, true);
+    const page = await context.newPage();
+    await page.goto(`chrome-extension://${new URL(background.url()).host}/page.html`);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 20_000 });
+    const inPage = await page.evaluate(() => window.__result);
+    assert.equal(inPage.error, undefined, `extension page: ${inPage.error}`);
+    passed(inPage, 'extension page');
+  } finally {
+    await context?.close();
+    await rm(extension, { recursive: true, force: true });
+    await rm(profile, { recursive: true, force: true });
   }
 });
 
