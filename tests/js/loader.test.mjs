@@ -10,6 +10,11 @@ import { argMax, init, Tensor } from '../../js/index.mjs';
 import { prime } from '../../js/prime.js';
 
 const wasmFile = new URL('../../dist/ox.wasm', import.meta.url);
+// The package's entry, quoted for the scripts below that run in processes of their own (a load
+// settles init() for its process).
+const indexHref = JSON.stringify(new URL('../../js/index.mjs', import.meta.url).href);
+const runModule = (script, flags = []) =>
+  spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
 let server;
 
 before(async () => {
@@ -84,13 +89,13 @@ test('wasmBinary in a SharedArrayBuffer loads', () => {
   for (const form of ['shared', 'new Uint8Array(shared, 8, bytes.length)']) {
     const script = `
       import { readFile } from 'node:fs/promises';
-      import { argMax, init } from ${JSON.stringify(new URL('../../js/index.mjs', import.meta.url).href)};
+      import { argMax, init } from ${indexHref};
       const bytes = await readFile(new URL(${JSON.stringify(wasmFile.href)}));
       const shared = new SharedArrayBuffer(bytes.length + 16);
       new Uint8Array(shared, ${form === 'shared' ? 0 : 8}).set(bytes);
       await init({ wasmBinary: ${form === 'shared' ? 'shared.slice(0, bytes.length)' : form} });
       console.log(argMax({ type: 'float32', data: new Float32Array([1, 3, 2]), dims: [3] }).data[0]);`;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
+    const child = runModule(script);
     assert.equal(child.stderr, '', form);
     assert.equal(child.stdout.trim(), '1n', form);
   }
@@ -101,14 +106,12 @@ test('wasmBinary in a SharedArrayBuffer loads', () => {
 // WebAssembly that refuses every module with a byte of the SIMD prefix (0xfd), as such an engine
 // refuses ox.wasm. In processes of their own, since a load settles init() for the process.
 test('a runtime without WebAssembly, or without its SIMD, is an Error saying so', () => {
-  const indexUrl = JSON.stringify(new URL('../../js/index.mjs', import.meta.url).href);
   const tryInit = `
-    const { init } = await import(${indexUrl});
+    const { init } = await import(${indexHref});
     await init().then(() => console.log('loaded'), (e) => console.log(e.message));`;
-  const run = (flags, script) => spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
-  const jitless = run(['--jitless'], tryInit);
+  const jitless = runModule(tryInit, ['--jitless']);
   assert.equal(jitless.stdout.trim(), "onnx-extrema: cannot run here: this runtime has no WebAssembly (Node's --jitless and Safari's Lockdown Mode turn it off)");
-  const noSimd = run([], `
+  const noSimd = runModule(`
     const simd = (bytes) => new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength).includes(0xfd);
     const refuse = (real) => (bytes, ...rest) => (simd(bytes) ? Promise.reject(new WebAssembly.CompileError('invalid value type 0x7b')) : real(bytes, ...rest));
     const { validate, compile, instantiate } = WebAssembly;
@@ -128,7 +131,7 @@ test('no wasm compiled from bytes: init() points to wasmModule, which loads; a t
   const script = `
     import vm from 'node:vm';
     import { readFileSync } from 'node:fs';
-    const { argMax, init } = await import(${JSON.stringify(new URL('../../js/index.mjs', import.meta.url).href)});
+    const { argMax, init } = await import(${indexHref});
     const wasmModule = new WebAssembly.Module(readFileSync(new URL(${JSON.stringify(wasmFile.href)})));
     const outcome = (promise) => promise.then(() => 'loaded', (e) => e.message);
     const { instantiate } = WebAssembly;
@@ -139,7 +142,7 @@ test('no wasm compiled from bytes: init() points to wasmModule, which loads; a t
     console.log(await outcome(init()));
     console.log(await outcome(init({ wasmModule })));
     console.log(argMax({ type: 'float32', data: new Float32Array([1, 3, 2]), dims: [3] }).data[0]);`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
+  const child = runModule(script);
   assert.equal(child.stderr, '');
   const [thrown, fromBytes, compiled, answer] = child.stdout.trim().split('\n');
   assert.equal(thrown, "onnx-extrema: the wasm module failed to start (is it this onnx-extrema version's dist/ox.wasm?): instantiate is not available");
@@ -153,7 +156,7 @@ test('no wasm compiled from bytes: init() points to wasmModule, which loads; a t
 test('wasmModule: a WebAssembly.Module of ox.wasm, compiled elsewhere and posted over, loads', () => {
   const script = `
     import { Worker } from 'node:worker_threads';
-    import { argMax, init } from ${JSON.stringify(new URL('../../js/index.mjs', import.meta.url).href)};
+    import { argMax, init } from ${indexHref};
     const compiler = new Worker(\`
       import { parentPort } from 'node:worker_threads';
       import { readFileSync } from 'node:fs';
@@ -162,7 +165,7 @@ test('wasmModule: a WebAssembly.Module of ox.wasm, compiled elsewhere and posted
     await compiler.terminate();
     await init({ wasmModule });
     console.log(argMax({ type: 'float32', data: new Float32Array([1, 3, 2]), dims: [3] }).data[0]);`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
+  const child = runModule(script);
   assert.equal(child.stderr, '');
   assert.equal(child.stdout.trim(), '1n');
 });
