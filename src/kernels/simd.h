@@ -355,7 +355,6 @@ inline void split_rows(const Vec<T>* v, Vec<T>* out) {
     split_rows<K, T>(v, out, std::make_index_sequence<K>());
 }
 
-
 // a0 b0 a1 b1 ... from the low halves of a and b (High: from the high halves); one punpck.
 template <bool High, class T, size_t... I>
 inline Vec<T> interleave(Vec<T> a, Vec<T> b, std::index_sequence<I...>) {
