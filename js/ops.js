@@ -19,10 +19,24 @@ export function reduceMax(x, attributes, options) {
   const opset = optionsOpset('ReduceMax', options);
   if (!isAttributesObject(attributes)) return runNodeOutput('ReduceMax', [x], attributes, opset, options); // (it names the problem)
   const read = { ...attributes }; // each attribute read once (getters), in the caller's order
-  if (read.axes === undefined || !reduceAxesIsInput(opset)) return runNodeOutput('ReduceMax', [x], read, opset, options);
-  const axes = read.axes;
-  read.axes = undefined; // (no attribute: the call skips undefined values; a rest copy cost another object)
-  return runNodeOutput('ReduceMax', [x, axesTensor(axes, opset)], read, opset, options);
+  if (!reduceAxesIsInput(opset)) return runNodeOutput('ReduceMax', [x], read, opset, options);
+  try {
+    if (read.axes === undefined) return runNodeOutput('ReduceMax', [x], read, opset, options);
+    const axes = read.axes;
+    read.axes = undefined; // (no attribute: the call skips undefined values; a rest copy cost another object)
+    return runNodeOutput('ReduceMax', [x, axesTensor(axes, opset)], read, opset, options);
+  } catch (error) {
+    throw withAxesListed(error);
+  }
+}
+
+// From version 18 on the core lists the ONNX node's attributes, which no longer hold axes (an
+// input there); reduceMax() takes axes among its attributes at every opset, so where an error
+// lists what the call takes ({ axis: 0 } for { axes: [0] }), it names axes too.
+const ATTRIBUTE_LIST = 'this version takes ';
+function withAxesListed(error) {
+  if (!(error instanceof Error) || !error.message.startsWith('ReduceMax version ') || !error.message.includes(ATTRIBUTE_LIST)) return error;
+  return new Error(error.message.replace(ATTRIBUTE_LIST, 'reduceMax() takes axes, '));
 }
 
 // A 1-D int64 tensor of the axes. The last one made is kept with the entries it was made from

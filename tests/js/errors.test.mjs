@@ -207,6 +207,22 @@ test('friendly functions throw the same kind of Errors', () => {
   callGood(3);
 });
 
+// From version 18 on axes is the ONNX node's second input, so the core's list of attributes leaves
+// it out; reduceMax() takes it among its attributes at every opset, and its list says so (a user
+// who wrote { axis: 0 } must not read that axes is not taken).
+test("reduceMax()'s unknown-attribute errors list axes at every opset; runNode's list the node's attributes", () => {
+  const takes = (version, list) => `ReduceMax version ${version}: unknown attribute 'axis' (${list})`;
+  assert.throws(() => reduceMax(x, { axis: 0 }), { message: takes(20, 'reduceMax() takes axes, keepdims, noop_with_empty_axes') });
+  assert.throws(() => reduceMax(x, { axis: 0, axes: [0] }, { opset: 18 }), { message: takes(18, 'reduceMax() takes axes, keepdims, noop_with_empty_axes') });
+  assert.throws(() => reduceMax(x, { axis: 0 }, { opset: 13 }), { message: takes(13, 'this version takes axes, keepdims') });
+  assert.throws(() => runNode('ReduceMax', [x], { axis: 0 }, 18), { message: takes(18, 'this version takes keepdims, noop_with_empty_axes') });
+  const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`keepdims${i}`, 1]));
+  assert.throws(() => reduceMax(x, many), (e) => /^ReduceMax version 20: .*reduceMax\(\) takes axes, keepdims, noop_with_empty_axes/.test(e.message));
+  // Errors that list nothing pass through as they are.
+  assert.throws(() => reduceMax(x, { axes: [5] }), (e) => e.message.startsWith('ReduceMax version 20: ') && !e.message.includes('takes axes'));
+  callGood(3);
+});
+
 test('10,000 failing calls neither grow nor leak the wasm heap', () => {
   const M = currentModule();
   const fail = (k) => {
