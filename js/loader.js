@@ -188,7 +188,7 @@ async function load(options) {
   } catch (cause) {
     const text = String(cause?.message ?? cause).replace(/\s*Build with -s ASSERTIONS=1 for more info\.?/, '');
     // The engine refused to compile the module: Chromium and Safari name the policy, Firefox says
-    // "blocked by CSP".
+    // "call to WebAssembly.instantiate() blocked by CSP" (Firefox 153: tests/js/firefox.test.mjs).
     if (/WebAssembly/.test(text) && /Content.Security.Policy|blocked by CSP/i.test(text))
       throw new Error(`onnx-extrema: the page's Content Security Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (${text.trim()})`, { cause });
     // V8's words where its embedder compiles no wasm from bytes (Cloudflare Workers).

@@ -47,9 +47,23 @@ function send(res, status, text, headers = {}) {
   res.end(text);
 }
 
-async function handle({ mounts, fixed, requests, headers: extraHeaders }, req, res) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method Not Allowed\n', { allow: 'GET, HEAD' });
+// A page's result POSTed back (a browser driven without a remote protocol: scripts/firefox.mjs):
+// the body, up to 16 MiB, to onReport(key, text), key being the query string after '?'.
+const MAX_REPORT_BYTES = 16 << 20;
+async function takeReport(onReport, req, res, search) {
+  let text = '';
+  for await (const chunk of req.setEncoding('utf8')) {
+    text += chunk;
+    if (text.length > MAX_REPORT_BYTES) return send(res, 413, 'Report too large\n');
+  }
+  onReport(search.slice(1), text);
+  send(res, 204, '');
+}
+
+async function handle({ mounts, fixed, requests, headers: extraHeaders, onReport }, req, res) {
   const { pathname, search } = new URL(req.url, 'http://localhost');
+  if (req.method === 'POST' && onReport && pathname === '/__report') return takeReport(onReport, req, res, search);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method Not Allowed\n', { allow: 'GET, HEAD' });
   requests.push(pathname);
   const answer = fixed[pathname];
   if (answer) return send(res, answer.status, answer.body, { 'content-type': answer.type });
@@ -80,14 +94,14 @@ async function handle({ mounts, fixed, requests, headers: extraHeaders }, req, r
 /**
  * Serves the files under `root` (or under several `mounts`). Resolves once listening.
  * @param {{ root?: string, mounts?: Record<string, string>, fixed?: Record<string, { status: number, type: string, body: string }>,
- *   port?: number, host?: string, headers?: Record<string, string> }} options
+ *   port?: number, host?: string, headers?: Record<string, string>, onReport?: (key: string, text: string) => void }} options
  *   mounts: URL prefix ending in '/' -> folder ({ root } is { '/': root }); fixed: exact path ->
  *   answer; port 0 (the default) picks a free port; `headers` are added to every file response
- *   (e.g. COOP/COEP for cross-origin isolation).
+ *   (e.g. COOP/COEP for cross-origin isolation); onReport: takes POST /__report?KEY (a page's result).
  * @returns {Promise<{ url: string, origin: string, port: number, host: string, requests: string[], close: () => Promise<void> }>}
  *   requests: the path of every request, in order.
  */
-export async function startStaticServer({ root, mounts, fixed = {}, port = 0, host = '127.0.0.1', headers = {} }) {
+export async function startStaticServer({ root, mounts, fixed = {}, port = 0, host = '127.0.0.1', headers = {}, onReport }) {
   const folders = mounts ?? (root ? { '/': root } : null);
   if (!folders) throw new Error('startStaticServer: root or mounts is required');
   const state = {
@@ -98,6 +112,7 @@ export async function startStaticServer({ root, mounts, fixed = {}, port = 0, ho
     fixed,
     requests: [],
     headers,
+    onReport,
   };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((error) => {

@@ -15,9 +15,7 @@ import { build, createLogger } from 'vite';
 import { installInNewApp, pack, root } from '../package/pack.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
-
-const NOT_WASM = '<!doctype html><html><body>Sorry, this is not the file you asked for</body></html>';
-const DEFAULT_WASM = '/node_modules/onnx-extrema/dist/ox.wasm';
+import { DEFAULT_WASM, passed, testSite } from '../browser/site.mjs';
 
 let packed;
 let app;
@@ -71,20 +69,9 @@ after(async () => {
   for (const dir of [packed?.dir, app, viteOut, esbuildOut]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The test site: the installed package, the pages, the bundles; `headers` on every file. */
+/** The test site (tests/browser/site.mjs) with the bundles; `headers` on every file. */
 function siteOptions(headers = {}) {
-  return {
-    mounts: {
-      '/node_modules/': path.join(app, 'node_modules'),
-      '/pages/': path.join(root, 'tests/browser/pages'),
-      '/checks/': path.join(root, 'tests/package'),
-      '/elsewhere/': path.join(app, 'node_modules/onnx-extrema/dist'),
-      '/vite/': viteOut,
-      '/esbuild/': esbuildOut,
-    },
-    fixed: { '/html/ox.wasm': { status: 200, type: 'text/html; charset=utf-8', body: NOT_WASM } },
-    headers,
-  };
+  return testSite(app, { headers, mounts: { '/vite/': viteOut, '/esbuild/': esbuildOut } });
 }
 
 /** Loads a page (from `site`, the test site by default), waits for window.__result; returns it
@@ -109,11 +96,6 @@ async function visit(pagePath, site = server) {
   } finally {
     await page.close();
   }
-}
-
-function passed(result, what) {
-  assert.deepEqual(result.failures, [], `${what}: operator checks failed`);
-  assert.ok(result.checks >= 18, `${what}: only ${result.checks} checks ran`);
 }
 
 test('plain ES modules with an import map: operators, Float16Array in and out, float16 helpers match Float16Array', async () => {

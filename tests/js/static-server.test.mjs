@@ -85,3 +85,21 @@ test('static server: a busy port is an error, port 0 picks a free one', async (t
   assert.notEqual(second.port, first.port);
   await second.close();
 });
+
+// A page's result POSTed back (scripts/firefox.mjs drives nothing, so pages report this way).
+test('static server: POST /__report reaches onReport with its key; no other POST does, nor any without onReport', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'onnx-extrema-static-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const reports = [];
+  const server = await startStaticServer({ root: dir, onReport: (key, text) => reports.push([key, text]) });
+  t.after(() => server.close());
+  const post = async (on, where, body) => (await fetch(`${on.origin}${where}`, { method: 'POST', body })).status;
+  const text = JSON.stringify({ checks: 31, failures: [], note: 'é'.repeat(70_000) }); // several chunks, multi-byte
+  assert.equal(await post(server, '/__report?7', text), 204);
+  assert.deepEqual(reports, [['7', text]]);
+  assert.equal(await post(server, '/other', 'x'), 405);
+  const plain = await startStaticServer({ root: dir });
+  t.after(() => plain.close());
+  assert.equal(await post(plain, '/__report?8', 'x'), 405);
+  assert.equal(reports.length, 1);
+});

@@ -85,10 +85,13 @@ const scenarios = {
   },
 };
 
-const mode = new URLSearchParams(location.search).get('mode') ?? 'default';
+const params = new URLSearchParams(location.search);
 try {
-  window.__result = await scenarios[mode]();
+  window.__result = await scenarios[params.get('mode') ?? 'default']();
 } catch (error) {
   window.__result = { error: String(error?.stack ?? error) };
 }
 document.getElementById('out').textContent = JSON.stringify(window.__result, null, 1);
+// ?report=KEY: a browser nothing drives (Firefox: tests/js/firefox.test.mjs) gets the result back
+// to the test as a POST.
+if (params.has('report')) await fetch(`/__report?${params.get('report')}`, { method: 'POST', body: JSON.stringify(window.__result) });

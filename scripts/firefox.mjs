@@ -1,0 +1,72 @@
+// Headless Firefox (Debian's firefox-esr) for the browser tests, so the package is checked in a
+// second engine (SpiderMonkey) beside Chromium's V8. playwright-core drives only its own patched
+// Firefox builds, which would be a download, so nothing drives this one: it opens one URL in a
+// throw-away profile, the page POSTs its result back to the static server (startStaticServer's
+// onReport), and the process is ended after.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+
+// No first-run pages, default-browser prompts, updates, telemetry or background requests: the
+// profile only opens the page under test.
+const PREFS = {
+  'browser.shell.checkDefaultBrowser': false,
+  'browser.startup.homepage_override.mstone': 'ignore',
+  'browser.aboutwelcome.enabled': false,
+  'browser.sessionstore.resume_from_crash': false,
+  'browser.safebrowsing.malware.enabled': false,
+  'browser.safebrowsing.phishing.enabled': false,
+  'browser.safebrowsing.downloads.enabled': false,
+  'app.update.disabledForTesting': true,
+  'datareporting.policy.dataSubmissionEnabled': false,
+  'datareporting.healthreport.uploadEnabled': false,
+  'toolkit.telemetry.enabled': false,
+  'network.captive-portal-service.enabled': false,
+  'network.connectivity-service.enabled': false,
+  'extensions.update.enabled': false,
+  'services.settings.server': 'http://127.0.0.1:9/',
+};
+const OUTPUT_KEPT = 16 << 10; // the end of Firefox's stdout and stderr, for an error message
+
+/**
+ * Opens `url` in a new headless Firefox. `exited` resolves when the process ends (on its own: a
+ * crash or a failed start) with its exit status and output; `close()` ends it and removes the profile.
+ * @returns {Promise<{ exited: Promise<{ code: number|null, signal: string|null, output: string }>, close: () => Promise<void> }>}
+ */
+export async function openInFirefox(url) {
+  if (!existsSync(FIREFOX_PATH))
+    throw new Error(`Firefox not found at ${FIREFOX_PATH}: install Debian's package (\`sudo apt-get install firefox-esr\`, or \`bash scripts/setup.sh\`), or set FIREFOX_PATH`);
+  const profile = await mkdtemp(path.join(tmpdir(), 'onnx-extrema-firefox-'));
+  const prefs = Object.entries(PREFS).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});\n`);
+  await writeFile(path.join(profile, 'user.js'), prefs.join(''));
+  // Its own process group, so that close() ends the content processes with it.
+  const child = spawn(FIREFOX_PATH, ['--headless', '--no-remote', '--profile', profile, url], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
+  });
+  let output = '';
+  const keep = (chunk) => (output = (output + chunk).slice(-OUTPUT_KEPT));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, output: `${output}\n${error.message}` }));
+    child.once('exit', (code, signal) => resolve({ code, signal, output }));
+  });
+  return {
+    exited,
+    async close() {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // (already ended)
+      }
+      await exited;
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,118 @@
+// The package in Firefox (Debian's firefox-esr, headless: SpiderMonkey's wasm SIMD beside the V8 of
+// Node and Chromium): the packed and installed package from a static server on 127.0.0.1, the same
+// pages as tests/js/browser.test.mjs (tests/browser/pages/plain.html), each page load a Firefox
+// process of its own that POSTs the page's result back (scripts/firefox.mjs: nothing drives it).
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import { installInNewApp, pack } from '../package/pack.mjs';
+import { startStaticServer } from '../../scripts/static-server.mjs';
+import { openInFirefox } from '../../scripts/firefox.mjs';
+import { DEFAULT_WASM, passed, testSite } from '../browser/site.mjs';
+
+const REPORT_TIMEOUT_MS = 90_000; // a cold start of Firefox on a loaded 2-core machine, and the checks
+
+let packed;
+let app;
+let server;
+const waiting = new Map(); // report key -> resolve(text)
+let visits = 0;
+
+const site = (headers) => testSite(app, { headers, onReport: (key, text) => waiting.get(key)?.(text) });
+
+before(async () => {
+  packed = await pack();
+  ({ app } = await installInNewApp(packed.tarball));
+  server = await startStaticServer(site());
+});
+
+after(async () => {
+  await server?.close();
+  for (const dir of [packed?.dir, app]) if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Opens a page of `on` (the test site by default) in a new Firefox and returns window.__result
+ * as the page reported it, with the paths the page requested. */
+async function visit(pagePath, on = server) {
+  const key = String((visits += 1));
+  const report = new Promise((resolve) => waiting.set(key, resolve));
+  const first = on.requests.length;
+  const firefox = await openInFirefox(`${on.origin}${pagePath}${pagePath.includes('?') ? '&' : '?'}report=${key}`);
+  let timer;
+  try {
+    const text = await Promise.race([
+      report,
+      firefox.exited.then(({ code, signal, output }) => {
+        throw new Error(`Firefox ended (code ${code}, signal ${signal}) before ${pagePath} reported:\n${output}`);
+      }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${pagePath}: no report from Firefox in ${REPORT_TIMEOUT_MS / 1000} s`)), REPORT_TIMEOUT_MS);
+      }),
+    ]);
+    const result = JSON.parse(text);
+    assert.equal(result.error, undefined, `${pagePath} failed in Firefox: ${result.error}`);
+    return { result, requests: on.requests.slice(first) };
+  } finally {
+    clearTimeout(timer);
+    waiting.delete(key);
+    await firefox.close();
+  }
+}
+
+test('Firefox: plain ES modules with an import map: operators, Float16Array in and out, float16 helpers match Float16Array', async () => {
+  const { result, requests } = await visit('/pages/plain.html');
+  passed(result, 'Firefox, plain ESM');
+  assert.equal(result.float16Array, true, 'Firefox has Float16Array (since 129), so its inputs were checked');
+  const f16 = result.float16;
+  assert.deepEqual(f16.mismatches, [], "float16/bfloat16 helpers differ from Firefox's Float16Array");
+  assert.ok(f16.values > 300_000);
+  assert.ok(requests.includes(DEFAULT_WASM), 'the wasm came from next to the package JS');
+});
+
+test('Firefox: inside a module Worker, and a module compiled in the page posted to one (init({ wasmModule }))', async () => {
+  const { result } = await visit('/pages/plain.html?mode=worker');
+  passed(result, 'Firefox, worker');
+  assert.equal(result.inWorker, true);
+  const posted = await visit('/pages/plain.html?mode=wasmModule');
+  passed(posted.result.page, 'Firefox, page, wasmModule');
+  assert.equal(posted.result.worker.error, undefined, `worker: ${posted.result.worker.error}`);
+  passed(posted.result.worker, 'Firefox, worker, posted wasmModule');
+  assert.equal(posted.requests.filter((r) => r.endsWith('.wasm')).join(), '/elsewhere/ox.wasm', 'one fetch of the wasm, for the compile');
+});
+
+test('Firefox: inside a module service worker', async () => {
+  const { result } = await visit('/pages/plain.html?mode=serviceWorker');
+  passed(result, 'Firefox, service worker');
+  assert.equal(result.inServiceWorker, true);
+});
+
+test('Firefox: a failed load rejects with an Error naming the URL and what came back; init() then tries again', async () => {
+  const missing = await visit('/pages/plain.html?mode=missing');
+  assert.equal(missing.result.failure.isError, true);
+  assert.ok(missing.result.failure.message.includes(`${server.origin}/missing/ox.wasm`), missing.result.failure.message);
+  assert.match(missing.result.failure.message, /HTTP 404/);
+  passed(missing.result, 'Firefox, init() after a failed init()');
+  const { failure } = (await visit('/pages/plain.html?mode=html')).result;
+  assert.equal(failure.isError, true);
+  assert.match(failure.message, /text\/html/);
+  assert.match(failure.message, /not a WebAssembly module/);
+});
+
+// Firefox words a refused compile its own way; the loader must still say what to add.
+test("Firefox: a Content Security Policy with 'wasm-unsafe-eval' and no 'unsafe-eval' runs the package; without it, init() says what to add", async () => {
+  const policy = (sources) => ({ 'content-security-policy': `default-src 'self'; script-src 'self' 'unsafe-inline' ${sources}` });
+  const strict = await startStaticServer(site(policy("'wasm-unsafe-eval'")));
+  const noWasm = await startStaticServer(site(policy('')));
+  try {
+    passed((await visit('/pages/plain.html', strict)).result, 'Firefox, strict CSP');
+    const { result } = await visit('/pages/plain.html?mode=worker', strict);
+    passed(result, 'Firefox, strict CSP, worker');
+    const { failure } = (await visit('/pages/plain.html?mode=blocked', noWasm)).result;
+    assert.equal(failure.isError, true);
+    assert.match(failure.message, /^onnx-extrema: the page's Content Security Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src \(/);
+    console.log(`message in Firefox: ${failure.message}`);
+  } finally {
+    await strict.close();
+    await noWasm.close();
+  }
+});
