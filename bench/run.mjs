@@ -11,6 +11,8 @@
 //   --warmup-ms=N  calls before a case's first sample, per column (default 1500, quick 250)
 //   --browser      the runtimes in pages of headless Chromium instead of Node processes
 //                  (browser/host.mjs); results in browser-latest.*
+//   --browser=firefox  the same in headless Firefox (browser/firefox-host.mjs); results in
+//                  firefox-latest.*
 //   --out=DIR      where the results go (default bench/results/)
 // Each runtime runs in its own process (a page with --browser); for each case the controller asks
 // them in turn for a batch of samples, several rounds with the order rotated, so machine noise
@@ -25,6 +27,10 @@ import { fmtUs } from './lib/format.mjs';
 import { markdown, summarize } from './lib/report.mjs';
 import { RUNTIMES } from './runtimes/registry.mjs';
 import { openBrowser } from './browser/host.mjs';
+import { openFirefoxBench } from './browser/firefox-host.mjs';
+
+// --browser[=NAME]: how to open the runtimes' pages, and the stem of the results' files.
+const BROWSERS = { chromium: { open: openBrowser, stem: 'browser-latest' }, firefox: { open: openFirefoxBench, stem: 'firefox-latest' } };
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
@@ -45,7 +51,7 @@ function parseArgs(argv) {
     else if (k === '--runtimes') opts.runtimes = v.split(',').filter(Boolean);
     else if (k === '--budget-ms') opts.budgetMs = Number(v);
     else if (k === '--warmup-ms') opts.warmupMs = Number(v);
-    else if (k === '--browser') opts.browser = true;
+    else if (k === '--browser') opts.browser = v ?? 'chromium';
     else if (k === '--out') opts.out = v;
     else throw new Error(`unknown option ${a} (see the top of bench/run.mjs)`);
   }
@@ -55,6 +61,7 @@ function parseArgs(argv) {
   opts.warmupMs ??= opts.quick ? QUICK_WARMUP_MS : 1500;
   opts.minSamples = opts.quick ? 3 : 5;
   if (!(opts.rounds >= 1)) throw new Error('--rounds must be >= 1');
+  if (opts.browser && !BROWSERS[opts.browser]) throw new Error(`--browser=${opts.browser}: the browsers are ${Object.keys(BROWSERS).join(', ')}`);
   return opts;
 }
 
@@ -159,7 +166,7 @@ async function main() {
   };
   console.log(`bench: ${cases.length} cases × ${names.length} ${opts.browser ? 'pages' : 'processes'}, ${opts.rounds} rounds; load ${run.load.start.join(' ')}`);
 
-  const browser = opts.browser ? await openBrowser() : null;
+  const browser = opts.browser ? await BROWSERS[opts.browser].open() : null;
   const procs = browser ? await Promise.all(names.map((n) => browser.startRuntime(n))) : names.map(startProcess);
   try {
     const infos = await Promise.all(procs.map((p) => p.ready));
@@ -218,7 +225,7 @@ async function main() {
 
   const md = markdown(run);
   const dir = opts.out ? path.resolve(opts.out) : fileURLToPath(new URL('./results/', import.meta.url));
-  const stem = path.join(dir, opts.browser ? 'browser-latest' : 'latest');
+  const stem = path.join(dir, opts.browser ? BROWSERS[opts.browser].stem : 'latest');
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${stem}.json`, JSON.stringify(run, null, 1));
   writeFileSync(`${stem}.md`, md);

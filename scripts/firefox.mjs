@@ -33,15 +33,16 @@ const PREFS = {
 const OUTPUT_KEPT = 16 << 10; // the end of Firefox's stdout and stderr, for an error message
 
 /**
- * Opens `url` in a new headless Firefox. `exited` resolves when the process ends (on its own: a
- * crash or a failed start) with its exit status and output; `close()` ends it and removes the profile.
+ * Opens `url` in a new headless Firefox; `prefs` beyond PREFS (the bench's timers). `exited`
+ * resolves when the process ends (on its own: a crash or a failed start) with its exit status and
+ * output; `close()` ends it and removes the profile.
  * @returns {Promise<{ exited: Promise<{ code: number|null, signal: string|null, output: string }>, close: () => Promise<void> }>}
  */
-export async function openInFirefox(url) {
+export async function openInFirefox(url, { prefs: more = {} } = {}) {
   if (!existsSync(FIREFOX_PATH))
     throw new Error(`Firefox not found at ${FIREFOX_PATH}: install Debian's package (\`sudo apt-get install firefox-esr\`, or \`bash scripts/setup.sh\`), or set FIREFOX_PATH`);
   const profile = await mkdtemp(path.join(tmpdir(), 'onnx-extrema-firefox-'));
-  const prefs = Object.entries(PREFS).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});\n`);
+  const prefs = Object.entries({ ...PREFS, ...more }).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});\n`);
   await writeFile(path.join(profile, 'user.js'), prefs.join(''));
   // Its own process group, so that close() ends the content processes with it.
   const child = spawn(FIREFOX_PATH, ['--headless', '--no-remote', '--profile', profile, url], {

@@ -48,7 +48,9 @@ function send(res, status, text, headers = {}) {
 }
 
 // A page's result POSTed back (a browser driven without a remote protocol: scripts/firefox.mjs):
-// the body, up to 16 MiB, to onReport(key, text), key being the query string after '?'.
+// the body, up to 16 MiB, to onReport(key, text), key being the query string after '?'. A string
+// onReport returns (or resolves to) is the answer, as JSON: the page's next instruction (the
+// bench's runtime pages in Firefox: bench/browser/firefox-host.mjs).
 const MAX_REPORT_BYTES = 16 << 20;
 async function takeReport(onReport, req, res, search) {
   let text = '';
@@ -56,8 +58,9 @@ async function takeReport(onReport, req, res, search) {
     text += chunk;
     if (text.length > MAX_REPORT_BYTES) return send(res, 413, 'Report too large\n');
   }
-  onReport(search.slice(1), text);
-  send(res, 204, '');
+  const reply = await onReport(search.slice(1), text);
+  if (typeof reply === 'string') send(res, 200, reply, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  else send(res, 204, '');
 }
 
 async function handle({ mounts, fixed, requests, headers: extraHeaders, onReport }, req, res) {
@@ -97,7 +100,8 @@ async function handle({ mounts, fixed, requests, headers: extraHeaders, onReport
  *   port?: number, host?: string, headers?: Record<string, string>, onReport?: (key: string, text: string) => void }} options
  *   mounts: URL prefix ending in '/' -> folder ({ root } is { '/': root }); fixed: exact path ->
  *   answer; port 0 (the default) picks a free port; `headers` are added to every file response
- *   (e.g. COOP/COEP for cross-origin isolation); onReport: takes POST /__report?KEY (a page's result).
+ *   (e.g. COOP/COEP for cross-origin isolation); onReport: takes POST /__report?KEY (a page's
+ *   result; a string it returns or resolves to is the answer).
  * @returns {Promise<{ url: string, origin: string, port: number, host: string, requests: string[], close: () => Promise<void> }>}
  *   requests: the path of every request, in order.
  */

@@ -11,7 +11,7 @@ import { startStaticServer } from '../../scripts/static-server.mjs';
 // Pages in the background run at full speed; gc() for serve.mjs between batches, as in Node.
 const BENCH_ARGS = ['--disable-renderer-backgrounding', '--disable-background-timer-throttling',
   '--disable-backgrounding-occluded-windows', '--js-flags=--expose-gc'];
-const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+export const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 
 /** Starts the server and the browser; `startRuntime(name)` gives the same { name, ready, ask } as
  * run.mjs's Node processes (ready: the runtime's info, with the page's browser and isolation);

@@ -87,16 +87,23 @@ test('static server: a busy port is an error, port 0 picks a free one', async (t
 });
 
 // A page's result POSTed back (scripts/firefox.mjs drives nothing, so pages report this way).
-test('static server: POST /__report reaches onReport with its key; no other POST does, nor any without onReport', async (t) => {
+test('static server: POST /__report reaches onReport with its key, answered by what it returns; no other POST does, nor any without onReport', async (t) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'onnx-extrema-static-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const reports = [];
-  const server = await startStaticServer({ root: dir, onReport: (key, text) => reports.push([key, text]) });
+  const onReport = (key, text) => {
+    reports.push([key, text]);
+    return key === 'ask' ? new Promise((resolve) => setTimeout(() => resolve('{"cmd":"next"}'), 50)) : undefined;
+  };
+  const server = await startStaticServer({ root: dir, onReport });
   t.after(() => server.close());
   const post = async (on, where, body) => (await fetch(`${on.origin}${where}`, { method: 'POST', body })).status;
   const text = JSON.stringify({ checks: 31, failures: [], note: 'é'.repeat(70_000) }); // several chunks, multi-byte
   assert.equal(await post(server, '/__report?7', text), 204);
   assert.deepEqual(reports, [['7', text]]);
+  const asked = await fetch(`${server.origin}/__report?ask`, { method: 'POST', body: '{}' });
+  assert.deepEqual([asked.status, asked.headers.get('content-type'), await asked.text()], [200, 'application/json; charset=utf-8', '{"cmd":"next"}']);
+  reports.pop();
   assert.equal(await post(server, '/other', 'x'), 405);
   const plain = await startStaticServer({ root: dir });
   t.after(() => plain.close());
