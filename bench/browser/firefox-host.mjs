@@ -16,6 +16,14 @@ const BENCH_PREFS = {
   'privacy.resistFingerprinting.reduceTimerPrecision.jitter': false,
 };
 const READY_TIMEOUT_MS = 120_000;
+// A content process that crashed leaves its Firefox running and the page's answer never coming.
+const ANSWER_TIMEOUT_MS = 600_000;
+
+function within(ms, promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 // One runtime's messages: strictly alternating, an answer from the page (its ready info first)
 // and the controller's next message as the reply to that POST.
@@ -32,6 +40,7 @@ function channel() {
     },
     first: () => answered,
     async send(msg) {
+      if (!replyTo) throw new Error('its page has not answered the message before');
       const answer = answered;
       replyTo(JSON.stringify(msg));
       replyTo = null;
@@ -65,17 +74,13 @@ export async function openFirefoxBench() {
         if (error !== undefined) throw new Error(`${name}: ${error}`);
         return value;
       };
-      let timer;
-      const ready = Promise.race([
-        ch.first(),
-        ended,
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${name}: the page did not start in ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS))),
-      ]).then(unwrap).finally(() => clearTimeout(timer));
+      const ready = within(READY_TIMEOUT_MS, Promise.race([ch.first(), ended]), `${name}: its page's start`).then(unwrap);
       let queue = ready; // one message at a time, after the page is ready
       const ask = (msg) => {
         const step = queue.then(async () => {
-          if (msg.cmd !== 'exit') return unwrap(await Promise.race([ch.send(msg), ended]));
-          await Promise.race([ch.send({ cmd: 'teardown' }), ended]).catch(() => {});
+          const answer = (m) => within(ANSWER_TIMEOUT_MS, Promise.race([ch.send(m), ended]), `${name}: ${m.cmd}`);
+          if (msg.cmd !== 'exit') return unwrap(await answer(msg));
+          await answer({ cmd: 'teardown' }).catch(() => {});
           ch.send({ cmd: 'exit' }); // (the page ends its loop: no answer comes)
           return undefined;
         });
