@@ -5,7 +5,7 @@ import {
   DTYPE_BY_CODE, bufferOf, byteLengthOf, byteOffsetOf, bytesOf, dataClass, describeValue, isDetached, isSharedBuffer, lengthOf, plainView, sameSharedBytes,
   typedArrayKind,
 } from './dtypes.js';
-import { STAGING_BYTES, check, failWith, heap, heapViewFor } from './session.js';
+import { STAGING_BYTES, check, failWith, heap, heapViewFor, typedArraySet, typedArraySubarray } from './session.js';
 import { Tensor, detachedText, expectedClassText } from './tensor.js';
 
 // What prepare() wrote about the output.
@@ -134,7 +134,7 @@ export function stagedOutput(s, header, input, r, given) {
     const at = staging / r.info.bytes;
     const out = new OutClass(r.count);
     if (copiesByLoop(r.info, r.count)) for (let k = 0; k < r.count; k += 1) out[k] = view[at + k];
-    else out.set(view.subarray(at, at + r.count));
+    else typedArraySet.call(out, typedArraySubarray.call(view, at, at + r.count));
     return resultTensor(r.type, out, r.dims);
   }
   const out = newOutput(s, header, OutClass, r.info, r.count);

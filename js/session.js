@@ -92,7 +92,8 @@ export function check(M, status) {
 // memcpy, with no view to create per call), or undefined: the dtype's other class (Float16Array)
 // has none and goes through a byte view. By the dtype's code (a Map lookup by class was a
 // measured per-call cost, and a read by the view's name turns megamorphic once a process has
-// used several types), and set() as %TypedArray%.prototype's own, so no call site sees many classes.
+// used several types), and set() and subarray() as %TypedArray%.prototype's own, so no call site
+// sees many classes.
 export const heapViewFor = (views, cls, info) => (cls === info.array ? views.byCode[info.code] : undefined);
 export const typedArraySet = Object.getPrototypeOf(Uint8Array.prototype).set;
-export const typedArraySlice = Object.getPrototypeOf(Uint8Array.prototype).slice;
+export const typedArraySubarray = Object.getPrototypeOf(Uint8Array.prototype).subarray;
