@@ -61,7 +61,8 @@ function parseArgs(argv) {
   opts.warmupMs ??= opts.quick ? QUICK_WARMUP_MS : 1500;
   opts.minSamples = opts.quick ? 3 : 5;
   if (!(opts.rounds >= 1)) throw new Error('--rounds must be >= 1');
-  if (opts.browser && !BROWSERS[opts.browser]) throw new Error(`--browser=${opts.browser}: the browsers are ${Object.keys(BROWSERS).join(', ')}`);
+  if (opts.browser !== false && !Object.hasOwn(BROWSERS, opts.browser))
+    throw new Error(`--browser=${opts.browser}: the browsers are ${Object.keys(BROWSERS).join(', ')}`);
   return opts;
 }
 

@@ -12,7 +12,7 @@ import { inputAddress, streamInput } from './feed.js';
 import {
   claimOutput, hardmaxOutput, markWinners, outProblem, outputArray, outputClass, readOutput, response, resultTensor, stagedOutput,
 } from './outputs.js';
-import { STAGING_BYTES, check, failWith, heap, opText, session } from './session.js';
+import { STAGING_BYTES, check, coreError, failWith, heap, isCoreError, opText, session } from './session.js';
 import { detachedText, listFaultText, readTensorLike } from './tensor.js';
 
 /** An Error for `problem` in a call of opType at opset, prefixed as the core prefixes its own. */
@@ -74,8 +74,11 @@ export function runNode(opType, inputs, attributes, opset, options) {
   return [runNodeOutput(opType, inputs, attributes, opset, options)];
 }
 
-/** runNode's one output itself (the friendly functions': no array around it); options already checked (runNode, optionsOpset). */
-export function runNodeOutput(opType, inputs, attributes, opset, options) {
+/**
+ * runNode's one output itself (the friendly functions': no array around it); options already
+ * checked (runNode, optionsOpset). `amend`: rewrites an Error of the core's for this call (reduceMax()).
+ */
+export function runNodeOutput(opType, inputs, attributes, opset, options, amend) {
   const out = options === undefined || options === null ? undefined : options.out;
   const s = session();
   if (!s) throw beforeInitError(opType, opset);
@@ -90,6 +93,8 @@ export function runNodeOutput(opType, inputs, attributes, opset, options) {
   s.busy = true;
   try {
     return runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out);
+  } catch (error) {
+    throw amend !== undefined && isCoreError(error) ? amend(error) : error;
   } finally {
     s.busy = false;
   }
@@ -162,7 +167,7 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
   if (status === 1) {
     const message = M._lastError();
     M._finish();
-    throw new Error(message);
+    throw coreError(message);
   }
   if (status === 0) return withCallersOut(stagedOutput(s, header, input, response(s), out), out);
   try {

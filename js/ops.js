@@ -20,23 +20,21 @@ export function reduceMax(x, attributes, options) {
   if (!isAttributesObject(attributes)) return runNodeOutput('ReduceMax', [x], attributes, opset, options); // (it names the problem)
   const read = { ...attributes }; // each attribute read once (getters), in the caller's order
   if (!reduceAxesIsInput(opset)) return runNodeOutput('ReduceMax', [x], read, opset, options);
-  try {
-    if (read.axes === undefined) return runNodeOutput('ReduceMax', [x], read, opset, options);
-    const axes = read.axes;
-    read.axes = undefined; // (no attribute: the call skips undefined values; a rest copy cost another object)
-    return runNodeOutput('ReduceMax', [x, axesTensor(axes, opset)], read, opset, options);
-  } catch (error) {
-    throw withAxesListed(error);
-  }
+  if (read.axes === undefined) return runNodeOutput('ReduceMax', [x], read, opset, options, withAxesListed);
+  const axes = read.axes;
+  read.axes = undefined; // (no attribute: the call skips undefined values; a rest copy cost another object)
+  return runNodeOutput('ReduceMax', [x, axesTensor(axes, opset)], read, opset, options, withAxesListed);
 }
 
 // From version 18 on the core lists the ONNX node's attributes, which no longer hold axes (an
-// input there); reduceMax() takes axes among its attributes at every opset, so where an error
-// lists what the call takes ({ axis: 0 } for { axes: [0] }), it names axes too.
+// input there); reduceMax() takes axes among its attributes at every opset, so where the core's
+// error lists what the call takes ({ axis: 0 } for { axes: [0] }), it names axes too. (The list
+// ends the message; an attribute's name before it may hold any text.)
 const ATTRIBUTE_LIST = 'this version takes ';
 function withAxesListed(error) {
-  if (!(error instanceof Error) || !error.message.startsWith('ReduceMax version ') || !error.message.includes(ATTRIBUTE_LIST)) return error;
-  return new Error(error.message.replace(ATTRIBUTE_LIST, 'reduceMax() takes axes, '));
+  const at = error.message.lastIndexOf(ATTRIBUTE_LIST);
+  if (at < 0) return error;
+  return new Error(`${error.message.slice(0, at)}reduceMax() takes axes, ${error.message.slice(at + ATTRIBUTE_LIST.length)}`);
 }
 
 // A 1-D int64 tensor of the axes. The last one made is kept with the entries it was made from

@@ -73,6 +73,16 @@ export function opText(opType) {
   return typeof opType === 'string' ? opType : describeValue(opType);
 }
 
+// Errors whose text the core wrote (its label; a ReduceMax node's list of attributes): reduceMax()
+// amends only these (ops.js), never an error thrown by the caller's code inside a call.
+const coreErrors = new WeakSet();
+export function coreError(message) {
+  const error = new Error(message);
+  coreErrors.add(error);
+  return error;
+}
+export const isCoreError = (error) => coreErrors.has(error);
+
 // Throws `problem` prefixed with the operator and version the core resolves for the header
 // already written (or the header's own problem: an unknown operator, a bad opset).
 export function failWith(s, header, problem) {
@@ -81,19 +91,18 @@ export function failWith(s, header, problem) {
   writer.put(0); // no inputs
   writer.put(0); // no attributes
   const ok = M._nodeLabel(writer.count) === 0;
-  throw new Error(ok ? `${M._lastError()}: ${problem}` : M._lastError());
+  throw coreError(ok ? `${M._lastError()}: ${problem}` : M._lastError());
 }
 
 export function check(M, status) {
-  if (status !== 0) throw new Error(M._lastError());
+  if (status !== 0) throw coreError(M._lastError());
 }
 
 // The heap view for arrays of class `cls` holding dtype `info` (a same-class set() is a plain
 // memcpy, with no view to create per call), or undefined: the dtype's other class (Float16Array)
 // has none and goes through a byte view. By the dtype's code (a Map lookup by class was a
 // measured per-call cost, and a read by the view's name turns megamorphic once a process has
-// used several types), and set() and subarray() as %TypedArray%.prototype's own, so no call site
-// sees many classes.
+// used several types), and set() as %TypedArray%.prototype's own, so no call site sees many classes.
 export const heapViewFor = (views, cls, info) => (cls === info.array ? views.byCode[info.code] : undefined);
 export const typedArraySet = Object.getPrototypeOf(Uint8Array.prototype).set;
-export const typedArraySubarray = Object.getPrototypeOf(Uint8Array.prototype).subarray;
+export const typedArraySlice = Object.getPrototypeOf(Uint8Array.prototype).slice;

@@ -4,7 +4,7 @@
 // throw-away profile, the page POSTs its result back to the static server (startStaticServer's
 // onReport), and the process is ended after.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,6 +32,33 @@ const PREFS = {
 };
 const OUTPUT_KEPT = 16 << 10; // the end of Firefox's stdout and stderr, for an error message
 
+// The Firefoxes this process started and has not closed: each is a process group of its own, so
+// they are ended (and their profiles removed) when this process ends without close(): an uncaught
+// error, Ctrl-C, a test runner's SIGTERM at its timeout.
+const running = new Map(); // process group id -> profile directory
+function endRunning() {
+  for (const [pid, profile] of running) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // (already ended)
+    }
+    rmSync(profile, { recursive: true, force: true });
+  }
+  running.clear();
+}
+let hooked = false;
+function endRunningOnExit() {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', endRunning);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+    process.once(signal, () => {
+      endRunning();
+      process.kill(process.pid, signal); // (the handler is gone: the signal's default, an exit)
+    });
+}
+
 /**
  * Opens `url` in a new headless Firefox; `prefs` beyond PREFS (the bench's timers). `exited`
  * resolves when the process ends (on its own: a crash or a failed start) with its exit status and
@@ -42,14 +69,22 @@ export async function openInFirefox(url, { prefs: more = {} } = {}) {
   if (!existsSync(FIREFOX_PATH))
     throw new Error(`Firefox not found at ${FIREFOX_PATH}: install Debian's package (\`sudo apt-get install firefox-esr\`, or \`bash scripts/setup.sh\`), or set FIREFOX_PATH`);
   const profile = await mkdtemp(path.join(tmpdir(), 'onnx-extrema-firefox-'));
-  const prefs = Object.entries({ ...PREFS, ...more }).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});\n`);
-  await writeFile(path.join(profile, 'user.js'), prefs.join(''));
-  // Its own process group, so that close() ends the content processes with it.
-  const child = spawn(FIREFOX_PATH, ['--headless', '--no-remote', '--profile', profile, url], {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
-  });
+  let child;
+  try {
+    const prefs = Object.entries({ ...PREFS, ...more }).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});\n`);
+    await writeFile(path.join(profile, 'user.js'), prefs.join(''));
+    // Its own process group, so that close() ends the content processes with it.
+    child = spawn(FIREFOX_PATH, ['--headless', '--no-remote', '--profile', profile, url], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
+    });
+  } catch (error) {
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
+  endRunningOnExit();
+  if (child.pid !== undefined) running.set(child.pid, profile);
   let output = '';
   const keep = (chunk) => (output = (output + chunk).slice(-OUTPUT_KEPT));
   child.stdout.on('data', keep);
@@ -64,9 +99,10 @@ export async function openInFirefox(url, { prefs: more = {} } = {}) {
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
-        // (already ended)
+        // (already ended, or never started)
       }
       await exited;
+      running.delete(child.pid);
       await rm(profile, { recursive: true, force: true });
     },
   };

@@ -31,6 +31,7 @@ function channel() {
   let replyTo = null; // resolves the page's outstanding POST
   let nextAnswer = null;
   let answered = new Promise((resolve) => (nextAnswer = resolve));
+  const first = answered; // the page's ready info
   return {
     fromPage(text) {
       const { value, error } = JSON.parse(text);
@@ -38,7 +39,7 @@ function channel() {
       answered = new Promise((resolve) => (nextAnswer = resolve));
       return new Promise((resolve) => (replyTo = resolve));
     },
-    first: () => answered,
+    first: () => first,
     async send(msg) {
       if (!replyTo) throw new Error('its page has not answered the message before');
       const answer = answered;
@@ -66,8 +67,9 @@ export async function openFirefoxBench() {
       channels.set(name, ch);
       const firefox = await openInFirefox(`${server.origin}/bench/browser/runtime.html?runtime=${encodeURIComponent(name)}&channel=post`, { prefs: BENCH_PREFS });
       browsers.push(firefox);
+      let dead = null; // why its Firefox ended, once it has
       const ended = firefox.exited.then(({ code, signal, output }) => {
-        throw new Error(`${name}: Firefox ended (code ${code}, signal ${signal}): ${output.slice(-400)}`);
+        throw (dead = new Error(`${name}: Firefox ended (code ${code}, signal ${signal}): ${output.slice(-400)}`));
       });
       ended.catch(() => {}); // (read where a message waits on it)
       const unwrap = ({ value, error }) => {
@@ -78,10 +80,13 @@ export async function openFirefoxBench() {
       let queue = ready; // one message at a time, after the page is ready
       const ask = (msg) => {
         const step = queue.then(async () => {
-          const answer = (m) => within(ANSWER_TIMEOUT_MS, Promise.race([ch.send(m), ended]), `${name}: ${m.cmd}`);
+          const answer = (m) => {
+            if (dead) throw dead;
+            return within(ANSWER_TIMEOUT_MS, Promise.race([ch.send(m), ended]), `${name}: ${m.cmd}`);
+          };
           if (msg.cmd !== 'exit') return unwrap(await answer(msg));
           await answer({ cmd: 'teardown' }).catch(() => {});
-          ch.send({ cmd: 'exit' }); // (the page ends its loop: no answer comes)
+          ch.send({ cmd: 'exit' }).catch(() => {}); // (the page ends its loop: no answer comes; or it has ended)
           return undefined;
         });
         queue = step.catch(() => {});

@@ -220,6 +220,20 @@ test("reduceMax()'s unknown-attribute errors list axes at every opset; runNode's
   assert.throws(() => reduceMax(x, many), (e) => /^ReduceMax version 20: .*reduceMax\(\) takes axes, keepdims, noop_with_empty_axes/.test(e.message));
   // Errors that list nothing pass through as they are.
   assert.throws(() => reduceMax(x, { axes: [5] }), (e) => e.message.startsWith('ReduceMax version 20: ') && !e.message.includes('takes axes'));
+  // The list ends the message: a name holding its words is left as given.
+  assert.throws(() => reduceMax(x, { 'this version takes q': 1 }), {
+    message: "ReduceMax version 20: unknown attribute 'this version takes q' (reduceMax() takes axes, keepdims, noop_with_empty_axes)",
+  });
+  // Only the core's errors for this call: not a runNode error from the caller's getter, nor the
+  // caller's own error (its class and properties kept).
+  const nodeForm = 'this version takes keepdims, noop_with_empty_axes';
+  const viaGetter = { type: 'float32', dims: [2, 3], get data() { runNode('ReduceMax', [x], { bogus: 1 }, 18); return x.data; } };
+  assert.throws(() => reduceMax(viaGetter, {}), (e) => e.message.endsWith(`(${nodeForm})`));
+  class CallersError extends Error {}
+  const own = new CallersError('ReduceMax version 99: this version takes my thing');
+  own.code = 7;
+  const throwing = { type: 'float32', dims: [2, 3], get data() { throw own; } };
+  assert.throws(() => reduceMax(throwing, {}), (e) => e === own && e.code === 7);
   callGood(3);
 });
 
