@@ -60,10 +60,11 @@ function endRunningOnExit() {
 }
 
 /**
- * Opens `url` in a new headless Firefox; `prefs` beyond PREFS (the bench's timers). `exited`
- * resolves when the process ends (on its own: a crash or a failed start) with its exit status and
- * output; `close()` ends it and removes the profile.
- * @returns {Promise<{ exited: Promise<{ code: number|null, signal: string|null, output: string }>, close: () => Promise<void> }>}
+ * Opens `url` in a new headless Firefox; `prefs` beyond PREFS (the bench's timers). `until(promise,
+ * ms, what)` waits for what the page sends back (`promise`), and rejects, naming `what`, if this
+ * Firefox ends first (a crash, a failed start: with its exit status and output) or after `ms`;
+ * `close()` ends it and removes the profile.
+ * @returns {Promise<{ until: <T>(promise: Promise<T>, ms: number, what: string) => Promise<T>, close: () => Promise<void> }>}
  */
 export async function openInFirefox(url, { prefs: more = {} } = {}) {
   if (!existsSync(FIREFOX_PATH))
@@ -93,8 +94,24 @@ export async function openInFirefox(url, { prefs: more = {} } = {}) {
     child.once('error', (error) => resolve({ code: null, signal: null, output: `${output}\n${error.message}` }));
     child.once('exit', (code, signal) => resolve({ code, signal, output }));
   });
+  let endedText = null; // why it ended, once it has
+  const ended = exited.then(({ code, signal, output: text }) => {
+    throw new Error((endedText = `Firefox ended (code ${code}, signal ${signal}): ${text}`));
+  });
+  ended.catch(() => {}); // (read by until())
   return {
-    exited,
+    until(promise, ms, what) {
+      if (endedText !== null) {
+        promise.catch(() => {}); // (whatever it says, the ended Firefox is the answer)
+        return Promise.reject(new Error(`${what}: ${endedText}`));
+      }
+      let timer;
+      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing in ${ms / 1000} s`)), ms)));
+      const gone = ended.catch((error) => {
+        throw new Error(`${what}: ${error.message}`);
+      });
+      return Promise.race([gone, promise, late]).finally(() => clearTimeout(timer));
+    },
     async close() {
       try {
         process.kill(-child.pid, 'SIGKILL');

@@ -19,12 +19,6 @@ const READY_TIMEOUT_MS = 120_000;
 // A content process that crashed leaves its Firefox running and the page's answer never coming.
 const ANSWER_TIMEOUT_MS = 600_000;
 
-function within(ms, promise, what) {
-  let timer;
-  const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
 // One runtime's messages: strictly alternating, an answer from the page (its ready info first)
 // and the controller's next message as the reply to that POST.
 function channel() {
@@ -67,23 +61,16 @@ export async function openFirefoxBench() {
       channels.set(name, ch);
       const firefox = await openInFirefox(`${server.origin}/bench/browser/runtime.html?runtime=${encodeURIComponent(name)}&channel=post`, { prefs: BENCH_PREFS });
       browsers.push(firefox);
-      let dead = null; // why its Firefox ended, once it has
-      const ended = firefox.exited.then(({ code, signal, output }) => {
-        throw (dead = new Error(`${name}: Firefox ended (code ${code}, signal ${signal}): ${output.slice(-400)}`));
-      });
-      ended.catch(() => {}); // (read where a message waits on it)
       const unwrap = ({ value, error }) => {
         if (error !== undefined) throw new Error(`${name}: ${error}`);
         return value;
       };
-      const ready = within(READY_TIMEOUT_MS, Promise.race([ch.first(), ended]), `${name}: its page's start`).then(unwrap);
+      const ready = firefox.until(ch.first(), READY_TIMEOUT_MS, `${name}: its page's start`).then(unwrap);
       let queue = ready; // one message at a time, after the page is ready
       const ask = (msg) => {
         const step = queue.then(async () => {
-          const answer = (m) => {
-            if (dead) throw dead;
-            return within(ANSWER_TIMEOUT_MS, Promise.race([ch.send(m), ended]), `${name}: ${m.cmd}`);
-          };
+          // (once its Firefox has ended, every message fails naming that)
+          const answer = (m) => firefox.until(ch.send(m), ANSWER_TIMEOUT_MS, `${name}: ${m.cmd}`);
           if (msg.cmd !== 'exit') return unwrap(await answer(msg));
           await answer({ cmd: 'teardown' }).catch(() => {});
           ch.send({ cmd: 'exit' }).catch(() => {}); // (the page ends its loop: no answer comes; or it has ended)

@@ -25,6 +25,9 @@ export function testSite(app, { mounts = {}, headers = {}, onReport } = {}) {
   };
 }
 
+/** The header of a Content Security Policy whose script-src adds `sources` (and `more` directives). */
+export const scriptPolicy = (sources, more = '') => ({ 'content-security-policy': `default-src 'self'; script-src 'self' 'unsafe-inline' ${sources}${more}` });
+
 /** The operator checks (tests/package/checks.mjs) ran, all of them, and none failed. */
 export function passed(result, what) {
   assert.deepEqual(result.failures, [], `${what}: operator checks failed`);

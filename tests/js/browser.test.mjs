@@ -15,7 +15,7 @@ import { build, createLogger } from 'vite';
 import { installInNewApp, pack, root } from '../package/pack.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
-import { DEFAULT_WASM, passed, testSite } from '../browser/site.mjs';
+import { DEFAULT_WASM, passed, scriptPolicy, testSite } from '../browser/site.mjs';
 
 let packed;
 let app;
@@ -161,10 +161,9 @@ test('an operator called before init() throws a clear error', async () => {
 // strings), in the page and in a module Worker, also where Trusted Types are enforced (the
 // package passes no string to a script sink); without it, init() rejects saying what to add.
 test("a Content Security Policy with 'wasm-unsafe-eval' and no 'unsafe-eval' runs the package; without it, init() says what to add", async () => {
-  const policy = (sources, more = '') => ({ 'content-security-policy': `default-src 'self'; script-src 'self' 'unsafe-inline' ${sources}${more}` });
-  const strict = await startStaticServer(siteOptions(policy("'wasm-unsafe-eval'")));
-  const trustedTypes = await startStaticServer(siteOptions(policy("'wasm-unsafe-eval'", "; require-trusted-types-for 'script'")));
-  const noWasm = await startStaticServer(siteOptions(policy('')));
+  const strict = await startStaticServer(siteOptions(scriptPolicy("'wasm-unsafe-eval'")));
+  const trustedTypes = await startStaticServer(siteOptions(scriptPolicy("'wasm-unsafe-eval'", "; require-trusted-types-for 'script'")));
+  const noWasm = await startStaticServer(siteOptions(scriptPolicy('')));
   try {
     passed((await visit('/pages/plain.html', strict)).result, 'strict CSP');
     const { result } = await visit('/pages/plain.html?mode=worker', strict);

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { installInNewApp, pack } from '../package/pack.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 import { openInFirefox } from '../../scripts/firefox.mjs';
-import { DEFAULT_WASM, passed, testSite } from '../browser/site.mjs';
+import { DEFAULT_WASM, passed, scriptPolicy, testSite } from '../browser/site.mjs';
 
 const REPORT_TIMEOUT_MS = 90_000; // a cold start of Firefox on a loaded 2-core machine, and the checks
 
@@ -38,22 +38,11 @@ async function visit(pagePath, on = server) {
   const report = new Promise((resolve) => waiting.set(key, resolve));
   const first = on.requests.length;
   const firefox = await openInFirefox(`${on.origin}${pagePath}${pagePath.includes('?') ? '&' : '?'}report=${key}`);
-  let timer;
   try {
-    const text = await Promise.race([
-      report,
-      firefox.exited.then(({ code, signal, output }) => {
-        throw new Error(`Firefox ended (code ${code}, signal ${signal}) before ${pagePath} reported:\n${output}`);
-      }),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${pagePath}: no report from Firefox in ${REPORT_TIMEOUT_MS / 1000} s`)), REPORT_TIMEOUT_MS);
-      }),
-    ]);
-    const result = JSON.parse(text);
+    const result = JSON.parse(await firefox.until(report, REPORT_TIMEOUT_MS, `${pagePath}'s report`));
     assert.equal(result.error, undefined, `${pagePath} failed in Firefox: ${result.error}`);
     return { result, requests: on.requests.slice(first) };
   } finally {
-    clearTimeout(timer);
     waiting.delete(key);
     await firefox.close();
   }
@@ -100,9 +89,8 @@ test('Firefox: a failed load rejects with an Error naming the URL and what came 
 
 // Firefox words a refused compile its own way; the loader must still say what to add.
 test("Firefox: a Content Security Policy with 'wasm-unsafe-eval' and no 'unsafe-eval' runs the package; without it, init() says what to add", async () => {
-  const policy = (sources) => ({ 'content-security-policy': `default-src 'self'; script-src 'self' 'unsafe-inline' ${sources}` });
-  const strict = await startStaticServer(site(policy("'wasm-unsafe-eval'")));
-  const noWasm = await startStaticServer(site(policy('')));
+  const strict = await startStaticServer(site(scriptPolicy("'wasm-unsafe-eval'")));
+  const noWasm = await startStaticServer(site(scriptPolicy('')));
   try {
     passed((await visit('/pages/plain.html', strict)).result, 'Firefox, strict CSP');
     const { result } = await visit('/pages/plain.html?mode=worker', strict);
