@@ -168,8 +168,10 @@ async function main() {
   console.log(`bench: ${cases.length} cases × ${names.length} ${opts.browser ? 'pages' : 'processes'}, ${opts.rounds} rounds; load ${run.load.start.join(' ')}`);
 
   const browser = opts.browser ? await BROWSERS[opts.browser].open() : null;
-  const procs = browser ? await Promise.all(names.map((n) => browser.startRuntime(n))) : names.map(startProcess);
+  let procs = [];
   try {
+    // (inside the try: a page that fails to open still closes the browser)
+    procs = browser ? await Promise.all(names.map((n) => browser.startRuntime(n))) : names.map(startProcess);
     const infos = await Promise.all(procs.map((p) => p.ready));
     procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
     if (browser) {

@@ -53,12 +53,15 @@ function send(res, status, text, headers = {}) {
 // bench's runtime pages in Firefox: bench/browser/firefox-host.mjs).
 const MAX_REPORT_BYTES = 16 << 20;
 async function takeReport(onReport, req, res, search) {
-  let text = '';
-  for await (const chunk of req.setEncoding('utf8')) {
-    text += chunk;
-    if (text.length > MAX_REPORT_BYTES) return send(res, 413, 'Report too large\n');
+  const chunks = [];
+  let bytes = 0;
+  for await (const chunk of req) {
+    bytes += chunk.length;
+    if (bytes > MAX_REPORT_BYTES) return send(res, 413, 'Report too large\n');
+    chunks.push(chunk);
   }
-  const reply = await onReport(search.slice(1), text);
+  // (decoded once whole: a UTF-8 sequence may straddle two chunks)
+  const reply = await onReport(search.slice(1), Buffer.concat(chunks).toString('utf8'));
   if (typeof reply === 'string') send(res, 200, reply, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   else send(res, 204, '');
 }

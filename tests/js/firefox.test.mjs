@@ -48,6 +48,12 @@ async function visit(pagePath, on = server) {
   }
 }
 
+// A page whose module cannot load reports that (tests/browser/pages/report-errors.js) rather than
+// nothing, which would end only with the report's timeout.
+test('Firefox: a page whose module fails to load reports it at once', async () => {
+  await assert.rejects(visit('/pages/broken-import.html'), /imports-missing\.mjs failed to load, or a module it imports did/);
+});
+
 test('Firefox: plain ES modules with an import map: operators, Float16Array in and out, float16 helpers match Float16Array', async () => {
   const { result, requests } = await visit('/pages/plain.html');
   passed(result, 'Firefox, plain ESM');

@@ -104,6 +104,9 @@ test('static server: POST /__report reaches onReport with its key, answered by w
   const asked = await fetch(`${server.origin}/__report?ask`, { method: 'POST', body: '{}' });
   assert.deepEqual([asked.status, asked.headers.get('content-type'), await asked.text()], [200, 'application/json; charset=utf-8', '{"cmd":"next"}']);
   reports.pop();
+  // The limit is on bytes: 8.5 Mi two-byte characters are 17 MiB (under 16 Mi characters).
+  assert.equal(await post(server, '/__report?9', 'é'.repeat(17 << 19)), 413);
+  assert.equal(reports.length, 1);
   assert.equal(await post(server, '/other', 'x'), 405);
   const plain = await startStaticServer({ root: dir });
   t.after(() => plain.close());

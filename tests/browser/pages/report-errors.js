@@ -1,0 +1,17 @@
+// A page that nothing drives (?report=KEY: tests/js/firefox.test.mjs) reports at once a module
+// that failed to load (or one it imports) or threw, instead of leaving its test to wait out the
+// report timeout with nothing to say. A classic script, so it runs whatever the modules do.
+(() => {
+  const key = new URLSearchParams(location.search).get('report');
+  if (key === null) return;
+  addEventListener('error', (event) => {
+    if (window.__result !== undefined) return; // the page's own result, or an earlier error, went
+    const script = event.target instanceof HTMLScriptElement ? event.target : null;
+    window.__result = {
+      error: script
+        ? `the module script ${script.src || '(inline)'} failed to load, or a module it imports did`
+        : String(event.error?.stack ?? event.message),
+    };
+    fetch(`/__report?${key}`, { method: 'POST', body: JSON.stringify(window.__result) });
+  }, true); // (capture: a script element's load error does not bubble)
+})();
