@@ -192,7 +192,8 @@ struct ArgKernels {
     if (Short::applies(n, length)) return Short::run(in, n, length, 1, first, b, index);
     if (length < min_simd_row<L>()) return arg_rows_portable<Rule>(in, n, length, first, b, index);
     if (length <= LongRows::kBlock) return LongRows::short_runs(in, n, length, first, b, index);
-    RowPass pass = RowPass::Raw;
+    if (n == 0) return;
+    RowPass pass = LongRows::first_pass(in, length);  // (then carried from row to row)
     for (int64_t k = 0; k < n; ++k) LongRows::run(in + k * length, length, first, b + k, index + k, pass);
   }
   __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
@@ -269,7 +270,7 @@ struct MaxKernels {
     if constexpr (L::kRawRows)
       if (!Grouped::applies(length) && length <= Rows::kBlock) return Rows::short_runs(in, n, length, 0, a, nullptr);
     int64_t stretch = Grouped::kN;
-    RowPass pass = RowPass::Raw;  // (LongRows' first pass, carried from row to row)
+    RowPass pass = n > 0 ? LongRows::first_pass(in, length) : RowPass::Raw;  // (LongRows', carried from row to row)
     for (int64_t k = 0; k < n;) {
       // Rows from k run one at a time: all, or the rows from a group Grouped left: a group, twice
       // as many each time it leaves the next group at once, up to 512 (float16 rows of 64 all

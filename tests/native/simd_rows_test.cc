@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 #include "kernels/arg_portable.h"
 #include "kernels/arg_rows_simd.h"
@@ -359,6 +360,42 @@ void sign_regimes() {
   }
 }
 
+// The first block's pass is a guess from a few vectors spread over it (RowScan::first_pass): rows
+// that mislead it (all on one side of zero but one value on the other, anywhere in the first
+// block, or only at the sampled vectors) and rows whose first values alone are masked to -inf or
+// +inf (the rest mixed) must come out as any other row, under every rule.
+template <DType D>
+void first_pass_guesses() {
+  if constexpr (has_nan<D>()) {
+    using R = RawOf<D>;
+    using Z = Sizes<D>;
+    std::mt19937_64 rng(static_cast<uint64_t>(D) * 7919);
+    const auto magnitude = [&] { return 1.0 + static_cast<double>(rng() % 40); };
+    for (int64_t n : {Z::unrolled * 3 + 1, Z::block - 1, Z::block + Z::block / 2, 3 * Z::block + 7}) {
+      const int64_t first_block = std::min(n, Z::block);
+      std::vector<R> x(static_cast<size_t>(n));
+      for (int rep = 0; rep < 24; ++rep) {
+        const double side = rep % 2 ? 1.0 : -1.0;
+        for (auto& e : x) e = from_double<D>(side * magnitude());
+        // one value of the other side: anywhere in the first block, or at a vector a guess samples
+        const int64_t last = first_block - Z::lanes;
+        const int64_t at = rep % 4 < 2 ? static_cast<int64_t>(rng() % static_cast<uint64_t>(first_block))
+                                       : last * static_cast<int64_t>(rng() % 16) / 15 + static_cast<int64_t>(rng() % Z::lanes);
+        x[static_cast<size_t>(at)] = rep % 3 == 0 ? from_double<D>(side > 0 ? -0.0 : 0.0) : from_double<D>(-side * magnitude());
+        check_row<D>(x.data(), n, rng, "one value across zero at " + std::to_string(at) + ", rep " + std::to_string(rep));
+      }
+      for (int64_t prefix : {Z::lanes, Z::unrolled, 64 + Z::lanes / 2}) {
+        if (prefix >= n) continue;
+        for (const double mask : {-INFINITY, INFINITY}) {
+          for (auto& e : x) e = from_double<D>(rng() % 2 ? magnitude() : -magnitude());
+          for (int64_t i = 0; i < prefix; ++i) x[static_cast<size_t>(i)] = from_double<D>(mask);
+          check_row<D>(x.data(), n, rng, "first " + std::to_string(prefix) + " masked to " + std::to_string(mask));
+        }
+      }
+    }
+  }
+}
+
 template <DType D>
 void all_row_checks() {
   lengths_and_offsets<D>();
@@ -368,6 +405,7 @@ void all_row_checks() {
   extreme_in_every_group<D>();
   many_rows_per_call<D>();
   sign_regimes<D>();
+  first_pass_guesses<D>();
 }
 
 }  // namespace
