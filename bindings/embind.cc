@@ -10,6 +10,7 @@
 #include "exec/execution.h"
 #include "kernels/l1_geometry.h"
 #include "ops/resolve.h"
+#include "ops/schema.h"
 #include "wire/plan_cache.h"
 #include "wire/wire.h"
 
@@ -299,6 +300,14 @@ float bench_guarded_max(uintptr_t in, double count, int reps) {
 #endif  // OX_BENCH_HOOKS
 
 std::string last_error() { return g_last_error; }
+
+// The attribute names the operators know (ops/schema.cc), comma-separated: the wrapper reads these
+// through the getters and prototypes of an attributes object that is not a plain one (js/engine.js).
+std::string attribute_names() {
+  std::string names;
+  for (int i = 0; i < ox::kAttrCount; ++i) (names += i ? "," : "") += ox::attr_name(static_cast<ox::Attr>(i));
+  return names;
+}
 uintptr_t request_address() { return reinterpret_cast<uintptr_t>(g_request_words); }
 int request_capacity() { return ox::kMaxWireWords; }
 uintptr_t response_address() { return reinterpret_cast<uintptr_t>(g_response_words); }
@@ -314,6 +323,7 @@ EMSCRIPTEN_BINDINGS(onnx_extrema) {
   emscripten::function("_finish", &finish);
   emscripten::function("_run", &run);
   emscripten::function("_lastError", &last_error);
+  emscripten::function("_attributeNames", &attribute_names);
   emscripten::function("_nodeLabel", &node_label);
   emscripten::function("_axesIsInput", &axes_is_input);
 #if defined(OX_BENCH_HOOKS)

@@ -63,14 +63,26 @@ function codec({ bias, mantissa, nan }) {
 const FLOAT16 = codec({ bias: 15, mantissa: 10, nan: 0x7e00 });
 const BFLOAT16 = codec({ bias: 127, mantissa: 7, nan: 0x7fc0 });
 
+// A BigInt or a Symbol (which the conversions throw a bare TypeError for) is an Error naming the
+// helper; any other value converts as Number() does (an object's valueOf: what it throws, it throws).
+const notNumeric = (value) => typeof value === 'bigint' || typeof value === 'symbol';
+function notNumberError(helper, what, value, at) {
+  const shown = typeof value === 'bigint' ? `the BigInt ${value}n` : 'a Symbol';
+  return new Error(`onnx-extrema: ${helper} takes ${what}, ${at === undefined ? 'got' : `but entry ${at} is`} ${shown}`);
+}
+const scalar = (helper, what, convert) => (value) => {
+  if (notNumeric(value)) throw notNumberError(helper, what, value);
+  return convert(value);
+};
+
 /** float16 bits (0..65535) for a number, rounded to nearest even. */
-export const toFloat16Bits = FLOAT16.encode;
+export const toFloat16Bits = scalar('toFloat16Bits', 'a number', FLOAT16.encode);
 /** The number that float16 bits stand for. */
-export const fromFloat16Bits = FLOAT16.decode;
+export const fromFloat16Bits = scalar('fromFloat16Bits', 'float16 bits as a number', FLOAT16.decode);
 /** bfloat16 bits (0..65535) for a number, rounded to nearest even. */
-export const toBFloat16Bits = BFLOAT16.encode;
+export const toBFloat16Bits = scalar('toBFloat16Bits', 'a number', BFLOAT16.encode);
 /** The number that bfloat16 bits stand for. */
-export const fromBFloat16Bits = BFLOAT16.decode;
+export const fromBFloat16Bits = scalar('fromBFloat16Bits', 'bfloat16 bits as a number', BFLOAT16.decode);
 
 // The array helpers take an Array, a typed array or another array-like. Anything else is an
 // Error naming the helper: null threw a bare TypeError, a number or a plain object gave an empty
@@ -83,21 +95,43 @@ function checkedValues(helper, values, what) {
 }
 const isArrayLike = (value) => value !== null && typeof value === 'object' && isCount(value.length);
 
+// The output array of n entries, or an Error naming the helper (an array-like's length may be
+// any count: 2^40 threw a bare RangeError).
+function outputOf(helper, OutClass, n) {
+  try {
+    return new OutClass(n);
+  } catch (cause) {
+    throw new Error(`onnx-extrema: ${helper}: ${n} values do not fit in memory (${cause.message})`);
+  }
+}
+
 // One loop per direction, so each sees one output class (a loop shared by both went megamorphic).
-function encodeArray(values, encode) {
+// An entry that is a BigInt or a Symbol is an Error naming the helper and the entry: the loop
+// converts on, and the catch (nothing on the way through) names the entry that threw.
+function encodeArray(helper, values, encode) {
   const n = values.length;
-  const out = new Uint16Array(n);
-  for (let i = 0; i < n; i += 1) out[i] = encode(values[i]);
+  const out = outputOf(helper, Uint16Array, n);
+  let i = 0, value;
+  try {
+    for (; i < n; i += 1) out[i] = encode((value = values[i]));
+  } catch (error) {
+    throw notNumeric(value) ? notNumberError(helper, 'numbers', value, i) : error; // (else the caller's own: a getter, a valueOf)
+  }
   return out;
 }
-function decodeArray(bits, decode) {
+function decodeArray(helper, bits, decode) {
   const n = bits.length;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i += 1) out[i] = decode(bits[i]);
+  const out = outputOf(helper, Float32Array, n);
+  let i = 0, value;
+  try {
+    for (; i < n; i += 1) out[i] = decode((value = bits[i]));
+  } catch (error) {
+    throw notNumeric(value) ? notNumberError(helper, 'bits as numbers', value, i) : error;
+  }
   return out;
 }
 /** Uint16Array of float16 bits from numbers (an Array, Float32Array, Float64Array, ...). */
-export const toFloat16Array = (values) => encodeArray(checkedValues('toFloat16Array', values, 'numbers'), toFloat16Bits);
+export const toFloat16Array = (values) => encodeArray('toFloat16Array', checkedValues('toFloat16Array', values, 'numbers'), FLOAT16.encode);
 /**
  * Float32Array from float16 bits (a Uint16Array); every float16 value is exact in float32. A
  * Float16Array (the runtime's own) holds float16 values already: they are taken as they are (its
@@ -106,8 +140,8 @@ export const toFloat16Array = (values) => encodeArray(checkedValues('toFloat16Ar
 export const fromFloat16Array = (bits) =>
   typedArrayKind(bits) === 'Float16Array'
     ? Float32Array.from(bits)
-    : decodeArray(checkedValues('fromFloat16Array', bits, 'float16 bits'), fromFloat16Bits);
+    : decodeArray('fromFloat16Array', checkedValues('fromFloat16Array', bits, 'float16 bits'), FLOAT16.decode);
 /** Uint16Array of bfloat16 bits from numbers. */
-export const toBFloat16Array = (values) => encodeArray(checkedValues('toBFloat16Array', values, 'numbers'), toBFloat16Bits);
+export const toBFloat16Array = (values) => encodeArray('toBFloat16Array', checkedValues('toBFloat16Array', values, 'numbers'), BFLOAT16.encode);
 /** Float32Array from bfloat16 bits; every bfloat16 value is exact in float32. */
-export const fromBFloat16Array = (bits) => decodeArray(checkedValues('fromBFloat16Array', bits, 'bfloat16 bits'), fromBFloat16Bits);
+export const fromBFloat16Array = (bits) => decodeArray('fromBFloat16Array', checkedValues('fromBFloat16Array', bits, 'bfloat16 bits'), BFLOAT16.decode);

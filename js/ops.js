@@ -2,7 +2,7 @@
 // runNode call (runNodeOutput: the output without an array around it; the options passed on:
 // it reads `out`). reduceMax takes `axes` in every opset and passes it the way the version wants.
 import { describeValue, isList, listFault, listLength } from './dtypes.js';
-import { isAttributesObject, nodeError, optionsOpset, reduceAxesIsInput, runNodeOutput } from './engine.js';
+import { isAttributesObject, nodeError, optionsOpset, plainAttributes, reduceAxesIsInput, runNodeOutput } from './engine.js';
 import { MAX_TENSOR_RANK, Tensor, listFaultText } from './tensor.js';
 
 const single = (opType) => (x, attributes, options) => runNodeOutput(opType, [x], attributes, optionsOpset(opType, options), options);
@@ -18,7 +18,7 @@ export const hardmax = single('Hardmax');
 export function reduceMax(x, attributes, options) {
   const opset = optionsOpset('ReduceMax', options);
   if (!isAttributesObject(attributes)) return runNodeOutput('ReduceMax', [x], attributes, opset, options); // (it names the problem)
-  const read = { ...attributes }; // each attribute read once (getters), in the caller's order
+  const read = plainAttributes(attributes); // each attribute read once, as runNode reads them
   if (!reduceAxesIsInput(opset)) return runNodeOutput('ReduceMax', [x], read, opset, options);
   if (read.axes === undefined) return runNodeOutput('ReduceMax', [x], read, opset, options, withAxesListed);
   const axes = read.axes;

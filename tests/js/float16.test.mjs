@@ -161,3 +161,23 @@ test('array helpers given no array: an Error naming the helper, never an empty o
     assert.deepEqual(Array.from(helper({ length: 2, 0: 0x3c00, 1: 2 })), Array.from(helper([0x3c00, 2])));
   }
 });
+
+// Entries no number converts from, and lengths no array holds, were a bare TypeError or
+// RangeError that named nothing; an entry's own valueOf still throws what it throws.
+test('helpers given a BigInt or a Symbol, or an array-like too long to hold: an Error naming the helper and the entry', () => {
+  const arrays = { toFloat16Array, toBFloat16Array, fromFloat16Array, fromBFloat16Array };
+  for (const [name, helper] of Object.entries(arrays)) {
+    const what = name.startsWith('to') ? 'numbers' : 'bits as numbers';
+    assert.throws(() => helper([1, 2n]), { message: `onnx-extrema: ${name} takes ${what}, but entry 1 is the BigInt 2n` });
+    assert.throws(() => helper([Symbol('s')]), { message: `onnx-extrema: ${name} takes ${what}, but entry 0 is a Symbol` });
+    assert.throws(() => helper({ length: 2 ** 40 }), (error) => error.constructor === Error && error.message.startsWith(`onnx-extrema: ${name}: 1099511627776 values do not fit in memory`));
+    const mine = new RangeError('mine');
+    assert.throws(() => helper([1, { valueOf() { throw mine; } }]), (error) => error === mine);
+  }
+  const scalars = { toFloat16Bits: 'a number', toBFloat16Bits: 'a number', fromFloat16Bits: 'float16 bits as a number', fromBFloat16Bits: 'bfloat16 bits as a number' };
+  for (const [name, what] of Object.entries(scalars)) {
+    const helper = { toFloat16Bits, toBFloat16Bits, fromFloat16Bits, fromBFloat16Bits }[name];
+    assert.throws(() => helper(1n), { message: `onnx-extrema: ${name} takes ${what}, got the BigInt 1n` });
+    assert.throws(() => helper(Symbol()), { message: `onnx-extrema: ${name} takes ${what}, got a Symbol` });
+  }
+});

@@ -150,7 +150,7 @@ test('valid tensor-likes in unusual forms give the right answer', () => {
   check(base, { axis: 1n, keepdims: 1n, select_last_index: false, unused: undefined });
   // Undefined values are absent, so any number of them fits the request's 8 attributes.
   check(base, { axis: 1, ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`unset${i}`, undefined])) });
-  check(base, Object.assign(Object.create({ bogus: 1 }), { axis: -1 })); // inherited properties are not attributes
+  check(base, Object.assign(Object.create({ bogus: 1 }), { axis: -1 })); // inherited names no operator knows are not attributes
   mustEqual(api.runNode('ArgMax', [base], { axis: 1 }, 13n), 'ArgMax', 13, base, { axis: 1 });
   mustEqual(api.runNode('ArgMax', [base], { axis: 1 }, 1e300), 'ArgMax', 13, base, { axis: 1 });
   mustEqual(api.runNode('ReduceMax', [base], {}, 2 ** 53 + 2), 'ReduceMax', 20, base, {});
@@ -551,6 +551,40 @@ test('lists that hold no list of numbers, and a Map or Set of any realm as attri
   // Objects of another realm and class instances are attributes as a literal is.
   assert.deepEqual(Array.from(api.argMax(x23(), vm.runInNewContext('({ axis: 1, keepdims: 0 })')).data), [1n, 2n]);
   assert.deepEqual(Array.from(api.argMax(x23(), new (class { axis = 1; keepdims = 0; })()).data), [1n, 2n]);
+  canary(5);
+});
+
+// An attributes object that is not a plain one has the operators' attribute names read as
+// properties too, as a tensor-like's are: they were run with the defaults (ArgMax over axis 0).
+test('attributes given by getters of a class, inherited from defaults or non-enumerable are read, each once', () => {
+  const argMaxRows = (attributes) => Array.from(api.argMax(x23(), attributes).data);
+  let reads = 0;
+  class Attributes {
+    get axis() {
+      reads += 1;
+      return 1;
+    }
+    get keepdims() {
+      return 0;
+    }
+  }
+  assert.deepEqual(argMaxRows(new Attributes()), [1n, 2n]);
+  assert.equal(reads, 1);
+  assert.deepEqual(argMaxRows(Object.create({ axis: 1, keepdims: 0 })), [1n, 2n]);
+  assert.deepEqual(argMaxRows(Object.assign(Object.create({ axis: 0 }), { axis: 1, keepdims: 0 })), [1n, 2n]); // own wins
+  const hidden = Object.defineProperties(Object.create(null), { axis: { value: 1 }, keepdims: { value: 0 } });
+  assert.deepEqual(argMaxRows(hidden), [1n, 2n]);
+  assert.deepEqual(Array.from(api.argMax(x23(), Object.create({ axis: 1 }), { opset: 11 }).dims), [2, 1]);
+  // reduceMax() moves axes to the node's input from version 18: read the same way there.
+  for (const opset of [13, 18, 20]) {
+    const y = api.reduceMax(x23(), Object.create({ axes: [1], keepdims: 0 }), { opset });
+    assert.deepEqual(y.dims, [2], `ReduceMax at opset ${opset}`);
+  }
+  const y = api.runNode('ReduceMax', [x23()], Object.create({ axes: [1], keepdims: 0 }), 13)[0];
+  assert.deepEqual(y.dims, [2]);
+  // A name the version does not take is an Error as an own one is.
+  mustThrow(() => api.argMax(x23(), new (class { get axes() { return [1]; } })()), /^ArgMax version 13: unknown attribute 'axes'/);
+  mustThrow(() => api.argMax(x23(), Object.create({ axis: 5 })), /^ArgMax version 13: axis 5 is out of range/);
   canary(5);
 });
 
