@@ -200,17 +200,23 @@ function withCallersOut(tensor, out) {
 const ObjectPrototype = Object.prototype;
 const getPrototypeOf = Object.getPrototypeOf;
 const isPlainObject = (object) => getPrototypeOf(object) === ObjectPrototype;
-const isOwnEnumerable = (object, key) => ObjectPrototype.propertyIsEnumerable.call(object, key);
 
-// The operators' attribute names (`known`) that `attributes` has other than as own enumerable
-// properties (those read already): a getter of its class, an inherited or a non-enumerable
-// property. Each defined one's name and value onto `attrs`, each read once.
-function readKnownAttributes(attributes, known, attrs) {
+// The operators' attribute names (`known`) that `attributes`, an object that is not a plain one,
+// has besides the keys its own enumerable properties were read by (`seen`): a getter of its class,
+// an inherited or a non-enumerable property. Each defined one's name and value onto `attrs`, each
+// read once. A name only this realm's Object.prototype holds (polluted) is none, as it is none of
+// a plain object's.
+function readKnownAttributes(attributes, known, seen, attrs) {
   for (const name of known) {
-    if (!(name in attributes) || isOwnEnumerable(attributes, name)) continue;
+    if (seen.includes(name) || !(name in attributes)) continue;
+    if (Object.hasOwn(ObjectPrototype, name) && !heldBeforeObjectPrototype(attributes, name)) continue;
     const value = attributes[name];
     if (value !== undefined) attrs.push(name, value);
   }
+}
+function heldBeforeObjectPrototype(object, name) {
+  for (let o = object; o !== null && o !== ObjectPrototype; o = getPrototypeOf(o)) if (Object.hasOwn(o, name)) return true;
+  return false;
 }
 
 /** An attributes object (isAttributesObject) as a plain object of what a call reads from it
@@ -221,7 +227,7 @@ export function plainAttributes(attributes) {
   const s = session();
   if (s === null || isPlainObject(attributes)) return read;
   const more = [];
-  readKnownAttributes(attributes, s.attributeNames, more);
+  readKnownAttributes(attributes, s.attributeNames, Object.keys(read), more);
   for (let k = 0; k < more.length; k += 2) read[more[k]] = more[k + 1];
   return read;
 }
@@ -259,12 +265,15 @@ function readArguments(inputs, attributes, carried, known) {
   if (attributes === undefined) return { inputCount, tensors, attrs: [] };
   if (!isAttributesObject(attributes)) return argumentsProblem(`attributes must be an object, got ${describeValue(attributes)}`);
   const attrs = [];
+  // (an object that is not a plain one: the own enumerable keys read, whatever their values)
+  const seen = isPlainObject(attributes) ? null : [];
   for (const name in attributes) {
     if (!Object.hasOwn(attributes, name)) continue;
     const value = attributes[name]; // each read once, in key order
+    if (seen !== null) seen.push(name);
     if (value !== undefined) attrs.push(name, value);
   }
-  if (!isPlainObject(attributes)) readKnownAttributes(attributes, known, attrs);
+  if (seen !== null) readKnownAttributes(attributes, known, seen, attrs);
   return { inputCount, tensors, attrs };
 }
 

@@ -171,6 +171,7 @@ test('helpers given a BigInt or a Symbol, or an array-like too long to hold: an 
     assert.throws(() => helper([1, 2n]), { message: `onnx-extrema: ${name} takes ${what}, but entry 1 is the BigInt 2n` });
     assert.throws(() => helper([Symbol('s')]), { message: `onnx-extrema: ${name} takes ${what}, but entry 0 is a Symbol` });
     assert.throws(() => helper({ length: 2 ** 40 }), (error) => error.constructor === Error && error.message.startsWith(`onnx-extrema: ${name}: 1099511627776 values do not fit in memory`));
+    assert.throws(() => helper([2n ** 4194304n]), { message: `onnx-extrema: ${name} takes ${what}, but entry 0 is a BigInt of more than 40 digits` });
     const mine = new RangeError('mine');
     assert.throws(() => helper([1, { valueOf() { throw mine; } }]), (error) => error === mine);
   }

@@ -585,6 +585,35 @@ test('attributes given by getters of a class, inherited from defaults or non-enu
   // A name the version does not take is an Error as an own one is.
   mustThrow(() => api.argMax(x23(), new (class { get axes() { return [1]; } })()), /^ArgMax version 13: unknown attribute 'axes'/);
   mustThrow(() => api.argMax(x23(), Object.create({ axis: 5 })), /^ArgMax version 13: axis 5 is out of range/);
+  // Read once even where reading it makes an own enumerable getter non-enumerable (it was read
+  // again as a non-enumerable property: "given twice", and reduceMax() took the second value).
+  const selfHiding = () => {
+    const object = Object.create({ marker: 1 });
+    Object.defineProperty(object, 'keepdims', {
+      enumerable: true,
+      configurable: true,
+      get() {
+        reads += 1;
+        Object.defineProperty(object, 'keepdims', { value: 1, enumerable: false });
+        return 0;
+      },
+    });
+    object.axis = 1;
+    return object;
+  };
+  reads = 0;
+  assert.deepEqual(Array.from(api.argMax(x23(), selfHiding()).dims), [2]);
+  assert.deepEqual(api.reduceMax(x23(), Object.assign(selfHiding(), { axis: undefined, axes: [1] })).dims, [2]);
+  assert.equal(reads, 2);
+  // A polluted Object.prototype is no attribute source for a class's object, as for a literal's.
+  Object.prototype.keepdims = 0; // eslint-disable-line no-extend-native
+  try {
+    assert.deepEqual(Array.from(api.argMax(x23(), new (class { get axis() { return 1; } })()).dims), [2, 1]);
+    assert.deepEqual(Array.from(api.argMax(x23(), { axis: 1 }).dims), [2, 1]);
+    assert.deepEqual(Array.from(api.argMax(x23(), new (class { get axis() { return 1; } get keepdims() { return 0; } })()).dims), [2]);
+  } finally {
+    delete Object.prototype.keepdims;
+  }
   canary(5);
 });
 
