@@ -13,12 +13,6 @@
 #include "kernels/traits.h"
 
 namespace ox {
-#ifdef OX_PASS_COUNTS
-extern int g_pass_counts[4];
-#define OX_COUNT(k) (++g_pass_counts[k])
-#else
-#define OX_COUNT(k) ((void)0)
-#endif
 
 // 16 KiB: a settle per block (NaN check, the block's extreme folded, compared) costs about as
 // much as streaming a few hundred bytes, so longer blocks pay on long rows: the kernel over
@@ -221,22 +215,18 @@ struct RowScan {
       if constexpr (L::kRawRows) {
         by = RowPass::Full;
         if (pass == RowPass::Raw) {
-          OX_COUNT(1);
           sum = RowScan::summarize<RowPass::Raw>(p, n, marks, &groups);
           if (sum.raw_decides()) {
             by = RowPass::Raw;
             return;
           }
         } else if (pass == RowPass::Other) {
-          OX_COUNT(2);
           sum = RowScan::summarize<RowPass::Other>(p, n, marks, &groups);
           if (sum.other_decides()) {
-            OX_COUNT(3);
             by = RowPass::Other;
             return;
           }
         }
-        OX_COUNT(0);
         sum = RowScan::summarize<RowPass::Full>(p, n, marks, &groups);
         pass = sum.raw_would_decide() ? RowPass::Raw : sum.other_would_decide() ? RowPass::Other : RowPass::Full;
       } else {
