@@ -605,6 +605,10 @@ test('attributes given by getters of a class, inherited from defaults or non-enu
   assert.deepEqual(Array.from(api.argMax(x23(), selfHiding()).dims), [2]);
   assert.deepEqual(api.reduceMax(x23(), Object.assign(selfHiding(), { axis: undefined, axes: [1] })).dims, [2]);
   assert.equal(reads, 2);
+  // An own '__proto__' key (JSON.parse makes one) stays a key the call names, through reduceMax() too.
+  for (const opset of [13, 18])
+    for (const prototype of [Object.prototype, null])
+      mustThrow(() => api.reduceMax(x23(), Object.setPrototypeOf(JSON.parse('{"__proto__": 1, "keepdims": 0}'), prototype), { opset }), /unknown attribute '__proto__'/);
   // A polluted Object.prototype is no attribute source for a class's object, as for a literal's.
   Object.prototype.keepdims = 0; // eslint-disable-line no-extend-native
   try {
