@@ -11,8 +11,10 @@
 //   --warmup-ms=N  calls before a case's first sample, per column (default 1500, quick 250)
 //   --browser      the runtimes in pages of headless Chromium instead of Node processes
 //                  (browser/host.mjs); results in browser-latest.*
-//   --browser=firefox  the same in headless Firefox (browser/firefox-host.mjs); results in
+//   --browser=firefox  the same in headless Firefox (browser/post-host.mjs); results in
 //                  firefox-latest.*
+//   --browser=webkit   the same in WebKit (WebKitGTK's MiniBrowser on Xvfb: browser/post-host.mjs);
+//                  results in webkit-latest.*
 //   --out=DIR      where the results go (default bench/results/)
 // Each runtime runs in its own process (a page with --browser); for each case the controller asks
 // them in turn for a batch of samples, several rounds with the order rotated, so machine noise
@@ -27,10 +29,14 @@ import { fmtUs } from './lib/format.mjs';
 import { markdown, summarize } from './lib/report.mjs';
 import { RUNTIMES } from './runtimes/registry.mjs';
 import { openBrowser } from './browser/host.mjs';
-import { openFirefoxBench } from './browser/firefox-host.mjs';
+import { openFirefoxBench, openWebKitBench } from './browser/post-host.mjs';
 
 // --browser[=NAME]: how to open the runtimes' pages, and the stem of the results' files.
-const BROWSERS = { chromium: { open: openBrowser, stem: 'browser-latest' }, firefox: { open: openFirefoxBench, stem: 'firefox-latest' } };
+const BROWSERS = {
+  chromium: { open: openBrowser, stem: 'browser-latest' },
+  firefox: { open: openFirefoxBench, stem: 'firefox-latest' },
+  webkit: { open: openWebKitBench, stem: 'webkit-latest' },
+};
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url));

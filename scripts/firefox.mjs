@@ -4,10 +4,11 @@
 // throw-away profile, the page POSTs its result back to the static server (startStaticServer's
 // onReport), and the process is ended after.
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pageProcess, trackGroup } from './page-process.mjs';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 
@@ -30,40 +31,11 @@ const PREFS = {
   'extensions.update.enabled': false,
   'services.settings.server': 'http://127.0.0.1:9/',
 };
-const OUTPUT_KEPT = 16 << 10; // the end of Firefox's stdout and stderr, for an error message
-
-// The Firefoxes this process started and has not closed: each is a process group of its own, so
-// they are ended (and their profiles removed) when this process ends without close(): an uncaught
-// error, Ctrl-C, a test runner's SIGTERM at its timeout.
-const running = new Map(); // process group id -> profile directory
-function endRunning() {
-  for (const [pid, profile] of running) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // (already ended)
-    }
-    rmSync(profile, { recursive: true, force: true });
-  }
-  running.clear();
-}
-let hooked = false;
-function endRunningOnExit() {
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', endRunning);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
-    process.once(signal, () => {
-      endRunning();
-      process.kill(process.pid, signal); // (the handler is gone: the signal's default, an exit)
-    });
-}
-
 /**
  * Opens `url` in a new headless Firefox; `prefs` beyond PREFS (the bench's timers). `until(promise,
  * ms, what)` waits for what the page sends back (`promise`), and rejects, naming `what`, if this
  * Firefox ends first (a crash, a failed start: with its exit status and output) or after `ms`;
- * `close()` ends it and removes the profile.
+ * `close()` ends it and removes the profile (scripts/page-process.mjs).
  * @returns {Promise<{ until: <T>(promise: Promise<T>, ms: number, what: string) => Promise<T>, close: () => Promise<void> }>}
  */
 export async function openInFirefox(url, { prefs: more = {} } = {}) {
@@ -84,43 +56,6 @@ export async function openInFirefox(url, { prefs: more = {} } = {}) {
     await rm(profile, { recursive: true, force: true });
     throw error;
   }
-  endRunningOnExit();
-  if (child.pid !== undefined) running.set(child.pid, profile);
-  let output = '';
-  const keep = (chunk) => (output = (output + chunk).slice(-OUTPUT_KEPT));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => {
-    child.once('error', (error) => resolve({ code: null, signal: null, output: `${output}\n${error.message}` }));
-    child.once('exit', (code, signal) => resolve({ code, signal, output }));
-  });
-  let endedText = null; // why it ended, once it has
-  const ended = exited.then(({ code, signal, output: text }) => {
-    throw new Error((endedText = `Firefox ended (code ${code}, signal ${signal}): ${text}`));
-  });
-  ended.catch(() => {}); // (read by until())
-  return {
-    until(promise, ms, what) {
-      if (endedText !== null) {
-        promise.catch(() => {}); // (whatever it says, the ended Firefox is the answer)
-        return Promise.reject(new Error(`${what}: ${endedText}`));
-      }
-      let timer;
-      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing in ${ms / 1000} s`)), ms)));
-      const gone = ended.catch((error) => {
-        throw new Error(`${what}: ${error.message}`);
-      });
-      return Promise.race([gone, promise, late]).finally(() => clearTimeout(timer));
-    },
-    async close() {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // (already ended, or never started)
-      }
-      await exited;
-      running.delete(child.pid);
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
+  trackGroup(child, profile);
+  return pageProcess('Firefox', child);
 }

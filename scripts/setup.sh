@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need when it is missing, so `npm test` works on a new Debian
 # machine: Debian's emscripten (3.1.6), catch2, cmake, ninja, wabt, chromium (the browser tests drive
-# it through playwright-core, which downloads no browser) and firefox-esr (the Firefox tests); then
-# the npm dev packages.
+# it through playwright-core, which downloads no browser), firefox-esr (the Firefox tests) and
+# WebKitGTK with Xvfb (the WebKit tests); then the npm dev packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +15,9 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v wasm2wat >/dev/null 2>&1 || missing+=(wabt)
 [ -x /usr/bin/chromium ] || missing+=(chromium)  # tests/js/browser.test.mjs, demo.test.mjs
 [ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)  # tests/js/firefox.test.mjs
+# WebKitGTK's MiniBrowser and the virtual X server it runs on (tests/js/webkit.test.mjs).
+[ -x /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser ] || missing+=(libwebkit2gtk-4.1-0)
+[ -x /usr/bin/Xvfb ] || missing+=(xvfb)
 # A font for the pages Chromium renders (only a Recommends of chromium, which is skipped here).
 dpkg -s fonts-liberation >/dev/null 2>&1 || missing+=(fonts-liberation)
 for extra in "$@"; do  # e.g. scripts/setup.sh clang

@@ -47,10 +47,10 @@ function send(res, status, text, headers = {}) {
   res.end(text);
 }
 
-// A page's result POSTed back (a browser driven without a remote protocol: scripts/firefox.mjs):
+// A page's result POSTed back (a browser driven without a remote protocol: scripts/firefox.mjs, webkit.mjs):
 // the body, up to 16 MiB, to onReport(key, text), key being the query string after '?'. A string
 // onReport returns (or resolves to) is the answer, as JSON: the page's next instruction (the
-// bench's runtime pages in Firefox: bench/browser/firefox-host.mjs).
+// bench's runtime pages in Firefox and WebKit: bench/browser/post-host.mjs).
 const MAX_REPORT_BYTES = 16 << 20;
 async function takeReport(onReport, req, res, search) {
   const chunks = [];

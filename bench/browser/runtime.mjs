@@ -1,12 +1,13 @@
 // The page side of one bench runtime: serve.mjs answers the controller. In Chromium the
 // controller reaches it through window.__ask (host.mjs, with Playwright's page.evaluate); in
-// Firefox, which nothing drives (firefox-host.mjs), ?channel=post: the page POSTs each answer to
-// the server and the reply is its next message.
+// Firefox and WebKit, which nothing drives (post-host.mjs), ?channel=post: the page POSTs each
+// answer to the server and the reply is its next message.
 import { serveRuntime } from '../runtimes/serve.mjs';
 
 const params = new URLSearchParams(location.search);
 const name = params.get('runtime');
 const browserName = () => {
+  if (params.has('browser')) return params.get('browser'); // (WebKitGTK's user agent names no version)
   const firefox = /Firefox\/([\d.]+)/.exec(navigator.userAgent);
   return firefox ? `Firefox ${firefox[1]}` : `Chromium ${/Chrome\/([\d.]+)/.exec(navigator.userAgent)?.[1] ?? '?'}`;
 };

@@ -9,7 +9,20 @@ import { findCases } from '../lib/cases.mjs';
 import { compare, reference } from '../lib/reference.mjs';
 import { RUNTIMES } from './registry.mjs';
 
-const SAMPLE_US = 200;
+// The clock's tick (performance.now(): well under 1 us in Node, 5 us in Chromium, 20 us in a
+// cross-origin isolated WebKit page), seen as the smallest step between two readings.
+function clockTickUs() {
+  let tick = Infinity;
+  for (let k = 0; k < 20; k += 1) {
+    const t0 = performance.now();
+    let t1 = t0;
+    while (t1 === t0) t1 = performance.now();
+    tick = Math.min(tick, (t1 - t0) * 1000);
+  }
+  return tick;
+}
+// At least 50 ticks a sample: a sample's reading is within 2% of its time.
+const SAMPLE_US = Math.max(200, 50 * clockTickUs());
 
 let columns; // name -> column object
 let prepared = new Map(); // name -> { call, sync, values?, before? } or { unavailable }
@@ -90,7 +103,7 @@ async function batch(name, budgetMs, minSamples) {
   const p = prepared.get(name);
   gc();
   // An estimate inflated by a pause (a GC, V8 swapping code in) would leave the samples too short
-  // for a coarse clock (performance.now() in a browser ticks in 5 us): grow the group first, by the
+  // for a coarse clock (performance.now() in a browser ticks in 5-20 us): grow the group first, by the
   // shorter of two groups (one preempted group passed for long enough on a loaded host, and a
   // Chromium run's samples of a [1,10] call then read 0 us).
   const groupUs = async () => Math.min(await timeCalls(p, p.perSample), await timeCalls(p, p.perSample)) * p.perSample;

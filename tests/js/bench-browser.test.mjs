@@ -1,5 +1,6 @@
 // `npm run bench -- --browser`: the bench's runtimes in pages of headless Chromium (bench/browser/),
-// and `--browser=firefox` in headless Firefox, whose pages answer over HTTP (firefox-host.mjs).
+// and `--browser=firefox` and `--browser=webkit` in headless Firefox and WebKit, whose pages answer
+// over HTTP (post-host.mjs).
 // A short run of onnx-extrema's two columns (no peer, so nothing to install) goes end to end: the
 // pages load the package and the bench's modules from the static server, answer the controller,
 // check their outputs against the reference, and the report names the browser.
@@ -16,6 +17,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const BROWSERS = [
   { flag: '--browser', name: 'Chromium', stem: 'browser-latest' },
   { flag: '--browser=firefox', name: 'Firefox', stem: 'firefox-latest' },
+  { flag: '--browser=webkit', name: 'WebKitGTK', stem: 'webkit-latest' },
 ];
 
 for (const { flag, name, stem } of BROWSERS)

@@ -1,10 +1,12 @@
-// `npm run bench -- --browser=firefox`: the runtimes in headless Firefox (Debian's firefox-esr,
-// scripts/firefox.mjs), one Firefox process per runtime, each with one page (runtime.html), as
-// host.mjs opens one Chromium page per runtime. Nothing drives Debian's Firefox, so the pages
+// `npm run bench -- --browser=firefox` and `--browser=webkit`: the runtimes in headless Firefox
+// (Debian's firefox-esr, scripts/firefox.mjs) or WebKit (WebKitGTK's MiniBrowser on a virtual X
+// server, scripts/webkit.mjs), one browser process per runtime, each with one page (runtime.html),
+// as host.mjs opens one Chromium page per runtime. Nothing drives these browsers, so the pages
 // talk over HTTP (runtime.mjs, ?channel=post): a page POSTs its answer to the static server, and
 // the server's reply is the controller's next message, held until the controller sends one.
 import { fileURLToPath } from 'node:url';
 import { openInFirefox } from '../../scripts/firefox.mjs';
+import { openInWebKit, webKitName } from '../../scripts/webkit.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 import { ISOLATION } from './host.mjs';
 
@@ -16,7 +18,7 @@ const BENCH_PREFS = {
   'privacy.resistFingerprinting.reduceTimerPrecision.jitter': false,
 };
 const READY_TIMEOUT_MS = 120_000;
-// A content process that crashed leaves its Firefox running and the page's answer never coming.
+// A content process that crashed leaves its browser running and the page's answer never coming.
 const ANSWER_TIMEOUT_MS = 600_000;
 
 // One runtime's messages: strictly alternating, an answer from the page (its ready info first)
@@ -44,9 +46,15 @@ function channel() {
   };
 }
 
-/** Starts the server; `startRuntime(name)` starts a Firefox for it and gives the same
- * { name, ready, ask } as run.mjs's Node processes; `close()` ends all. */
-export async function openFirefoxBench() {
+/** The bench in Firefox (see openPostBench). */
+export const openFirefoxBench = () => openPostBench((url) => openInFirefox(url, { prefs: BENCH_PREFS }));
+/** The bench in WebKit (see openPostBench); its clock ticks in 20 us in cross-origin isolated pages. */
+export const openWebKitBench = () => openPostBench(openInWebKit, webKitName());
+
+/** Starts the server; `startRuntime(name)` starts a browser for it (`openPage(url)`: { until,
+ * close }) and gives the same { name, ready, ask } as run.mjs's Node processes; `close()` ends all.
+ * `browserName`: what the pages report as their browser, where the user agent does not say. */
+async function openPostBench(openPage, browserName) {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const channels = new Map(); // runtime name -> channel
   const server = await startStaticServer({
@@ -59,18 +67,18 @@ export async function openFirefoxBench() {
     async startRuntime(name) {
       const ch = channel();
       channels.set(name, ch);
-      const firefox = await openInFirefox(`${server.origin}/bench/browser/runtime.html?runtime=${encodeURIComponent(name)}&channel=post`, { prefs: BENCH_PREFS });
-      browsers.push(firefox);
+      const browser = await openPage(`${server.origin}/bench/browser/runtime.html?runtime=${encodeURIComponent(name)}&channel=post${browserName ? `&browser=${encodeURIComponent(browserName)}` : ''}`);
+      browsers.push(browser);
       const unwrap = ({ value, error }) => {
         if (error !== undefined) throw new Error(`${name}: ${error}`);
         return value;
       };
-      const ready = firefox.until(ch.first(), READY_TIMEOUT_MS, `${name}: its page's start`).then(unwrap);
+      const ready = browser.until(ch.first(), READY_TIMEOUT_MS, `${name}: its page's start`).then(unwrap);
       let queue = ready; // one message at a time, after the page is ready
       const ask = (msg) => {
         const step = queue.then(async () => {
-          // (once its Firefox has ended, every message fails naming that)
-          const answer = (m) => firefox.until(ch.send(m), ANSWER_TIMEOUT_MS, `${name}: ${m.cmd}`);
+          // (once its browser has ended, every message fails naming that)
+          const answer = (m) => browser.until(ch.send(m), ANSWER_TIMEOUT_MS, `${name}: ${m.cmd}`);
           if (msg.cmd !== 'exit') return unwrap(await answer(msg));
           await answer({ cmd: 'teardown' }).catch(() => {});
           ch.send({ cmd: 'exit' }).catch(() => {}); // (the page ends its loop: no answer comes; or it has ended)
