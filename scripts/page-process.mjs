@@ -79,7 +79,9 @@ export function pageProcess(name, child, also = []) {
         return Promise.reject(new Error(`${what}: ${endedText}`));
       }
       let timer;
-      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing in ${ms / 1000} s`)), ms)));
+      // (a crashed page process leaves the browser running: what it printed may say so)
+      const said = () => (output.trim() ? `; its output ends: ${output.slice(-2048).trim()}` : '');
+      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing in ${ms / 1000} s${said()}`)), ms)));
       const gone = ended.catch((error) => {
         throw new Error(`${what}: ${error.message}`);
       });

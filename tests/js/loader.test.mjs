@@ -101,6 +101,18 @@ test('wasmBinary in a SharedArrayBuffer loads', () => {
   }
 });
 
+// init(null) is init(): null counts as no options, as it does for the operators' options. In a
+// process of its own, since a load settles init() for the process.
+test('init(null) loads from the default place, as init() does', () => {
+  const script = `
+    import { argMax, init } from ${indexHref};
+    await init(null);
+    console.log(argMax({ type: 'float32', data: new Float32Array([1, 3, 2]), dims: [3] }).data[0]);`;
+  const child = runModule(script);
+  assert.equal(child.stderr, '');
+  assert.equal(child.stdout.trim(), '1n');
+});
+
 // Runtimes that cannot run ox.wasm at all say so instead of failing to compile it: Node's --jitless
 // (no WebAssembly) for real, and a runtime without WebAssembly SIMD (Safari before 16.4) as a
 // WebAssembly that refuses every module with a byte of the SIMD prefix (0xfd), as such an engine
