@@ -56,9 +56,9 @@ export function trackGroup(child, dir = null) {
  * The page's browser process `child` (tracked: trackGroup), as `{ until, close }`. `until(promise,
  * ms, what)` waits for what the page sends back (`promise`), and rejects, naming `what`, if the
  * browser ends first (a crash, a failed start: with its exit status and output) or after `ms`;
- * `close()` ends it (`also`: more groups to end with it, such as its X server) and removes its directory.
+ * `close()` ends it and removes its directory, then runs `onClose` (ends what it ran on: an X server).
  */
-export function pageProcess(name, child, also = []) {
+export function pageProcess(name, child, onClose = async () => {}) {
   let output = '';
   const keep = (chunk) => (output = (output + chunk).slice(-OUTPUT_KEPT));
   child.stdout?.on('data', keep);
@@ -92,7 +92,7 @@ export function pageProcess(name, child, also = []) {
       if (pid !== undefined) killGroup(pid);
       await exited; // (before its directory goes: nothing of it writes there any more)
       if (pid !== undefined) await endGroup(pid);
-      for (const other of also) await endGroup(other);
+      await onClose();
     },
   };
 }

@@ -14,6 +14,7 @@ import { endGroup, pageProcess, trackGroup } from './page-process.mjs';
 export const MINIBROWSER_PATH = process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 const XVFB_PATH = '/usr/bin/Xvfb';
 const DISPLAY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 5_000;
 
 /** 'WebKitGTK 2.50.6' (Debian's package version), or 'WebKitGTK ?': its user agent names no version. */
 export function webKitName() {
@@ -29,7 +30,8 @@ const missingText = (what, where) =>
   `${what} not found at ${where}: install Debian's packages (\`sudo apt-get install libwebkit2gtk-4.1-0 xvfb\`, or \`bash scripts/setup.sh\`)`;
 
 // Starts an X server on a free display (Xvfb picks it and writes its number to fd 3), in a
-// process group of its own. Resolves { pid, display } once it accepts connections.
+// process group of its own. Resolves { display, stop } once it accepts connections; stop() ends it
+// with SIGTERM, so it removes its socket and lock file (SIGKILL after a while: endGroup).
 async function startXServer() {
   const child = spawn(XVFB_PATH, ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '1280x800x24'], {
     detached: true,
@@ -51,7 +53,13 @@ async function startXServer() {
       child.once('error', (error) => (clearTimeout(timer), reject(error)));
       child.once('exit', (code, signal) => (clearTimeout(timer), reject(new Error(`Xvfb ended (code ${code}, signal ${signal}): ${errors}`))));
     });
-    return { pid: child.pid, display };
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const stop = async () => {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS).unref())]);
+      await endGroup(child.pid);
+    };
+    return { display, stop };
   } catch (error) {
     await endGroup(child.pid);
     throw error;
@@ -80,9 +88,9 @@ export async function openInWebKit(url) {
     child = spawn(MINIBROWSER_PATH, ['--private', url], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   } catch (error) {
     if (home) await rm(home, { recursive: true, force: true });
-    await endGroup(x.pid);
+    await x.stop();
     throw error;
   }
   trackGroup(child, home);
-  return pageProcess('WebKit', child, [x.pid]);
+  return pageProcess('WebKit', child, x.stop);
 }
