@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { installInNewApp, pack } from '../package/pack.mjs';
+import { installInNewApp, pack, root } from '../package/pack.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
+import { HEIGHT, WIDTH, expectedMask, expectedToken, firstDifference } from './demo-expected.mjs';
 import { DEFAULT_WASM, passed, scriptPolicy, testSite } from './site.mjs';
 
 const REPORT_TIMEOUT_MS = 90_000; // a cold start of a browser on a loaded 2-core machine, and the checks
@@ -113,6 +114,28 @@ export function pageSuite(engine, open, { float16ArraySince }) {
     } finally {
       await strict.close();
       await noWasm.close();
+    }
+  });
+
+  // The in-browser demo (examples/web/, `npm run demo`; tests/js/demo.test.mjs checks it in
+  // Chromium) from the repository's root, in a frame of a page that reports what it computed.
+  test(`${engine}: the web demo computes the right mask and next token, and draws the mask`, async () => {
+    const demo = await startStaticServer({ root, onReport: (key, text) => waiting.get(key)?.(text) });
+    try {
+      const { result, requests } = await visit('/tests/browser/pages/demo-report.html', demo);
+      assert.ok(requests.includes('/js/index.mjs') && requests.includes('/dist/ox.wasm'), 'the package came through the import map, the wasm beside it');
+      const expected = expectedMask();
+      assert.deepEqual(result.maskDims, [1, HEIGHT, WIDTH]);
+      assert.equal(firstDifference(result.mask, expected), null);
+      assert.deepEqual(result.differences, { byPixel: 0, byClass: 0 });
+      assert.equal(result.canvasPixels, expected.length);
+      assert.equal(result.wrongColour, -1, `canvas pixel ${result.wrongColour} does not have its class's colour`);
+      assert.match(result.verdict, /All three masks are identical on all 65,536 pixels/);
+      assert.equal(result.token, expectedToken());
+      assert.equal(result.tokenAgrees, true);
+      assert.equal(result.tokenText, String(expectedToken()));
+    } finally {
+      await demo.close();
     }
   });
 }

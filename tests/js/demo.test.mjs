@@ -6,41 +6,13 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import test from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { vocabularyLogits } from '../../examples/node/data.mjs';
-import { blobScoreMaps } from '../../examples/web/data.mjs';
 import { CLASS_COLOURS, CLASS_NAMES } from '../../examples/web/palette.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 import { launchChromium, watchForProblems } from '../../scripts/chromium.mjs';
+import { CLASSES, HEIGHT, WIDTH, expectedMask, expectedToken, firstDifference } from '../browser/demo-expected.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const artifacts = new URL('../artifacts/', import.meta.url);
-const [CLASSES, HEIGHT, WIDTH, VOCABULARY] = [21, 256, 256, 32000];
-
-// The reference: for each pixel, the first class with the highest score.
-function expectedMask() {
-  const scores = blobScoreMaps(CLASSES, HEIGHT, WIDTH);
-  const pixels = HEIGHT * WIDTH;
-  const mask = new Array(pixels);
-  for (let p = 0; p < pixels; p += 1) {
-    let best = 0;
-    for (let c = 1; c < CLASSES; c += 1) if (scores[c * pixels + p] > scores[best * pixels + p]) best = c;
-    mask[p] = best;
-  }
-  return mask;
-}
-
-function expectedToken() {
-  const logits = vocabularyLogits(1, VOCABULARY);
-  let best = 0;
-  for (let v = 1; v < VOCABULARY; v += 1) if (logits[v] > logits[best]) best = v;
-  return best;
-}
-
-function firstDifference(actual, expected) {
-  const count = expected.reduce((n, e, i) => n + (actual[i] !== e ? 1 : 0), 0);
-  const i = expected.findIndex((e, k) => actual[k] !== e);
-  return count === 0 ? null : `${count} pixels differ; first at (${i % WIDTH}, ${Math.floor(i / WIDTH)}): got ${actual[i]}, expected ${expected[i]}`;
-}
 
 // Waits for the page to report done or error. A page whose module never runs (a 404, a syntax
 // error) never reports, so the wait stops soon after the first problem and names it.
