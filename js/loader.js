@@ -187,8 +187,8 @@ async function load(options) {
     return await (source.failed ? Promise.race([started, source.failed]) : started);
   } catch (cause) {
     const text = String(cause?.message ?? cause).replace(/\s*Build with -s ASSERTIONS=1 for more info\.?/, '');
-    // The engine refused to compile the module: Chromium and Safari name the policy, Firefox says
-    // "call to WebAssembly.instantiate() blocked by CSP" (Firefox 153: tests/js/firefox.test.mjs).
+    // The engine refused to compile the module: Chromium and WebKit name the policy, Firefox says
+    // "call to WebAssembly.instantiate() blocked by CSP" (Firefox 153, WebKitGTK 2.50: tests/browser/page-suite.mjs).
     if (/WebAssembly/.test(text) && /Content.Security.Policy|blocked by CSP/i.test(text))
       throw new Error(`onnx-extrema: the page's Content Security Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (${text.trim()})`, { cause });
     // V8's words where its embedder compiles no wasm from bytes (Cloudflare Workers).

@@ -16,7 +16,7 @@ command -v wasm2wat >/dev/null 2>&1 || missing+=(wabt)
 [ -x /usr/bin/chromium ] || missing+=(chromium)  # tests/js/browser.test.mjs, demo.test.mjs
 [ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)  # tests/js/firefox.test.mjs
 # WebKitGTK's MiniBrowser and the virtual X server it runs on (tests/js/webkit.test.mjs).
-[ -x /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser ] || missing+=(libwebkit2gtk-4.1-0)
+compgen -G '/usr/lib/*/webkit2gtk-4.1/MiniBrowser' >/dev/null || missing+=(libwebkit2gtk-4.1-0)
 [ -x /usr/bin/Xvfb ] || missing+=(xvfb)
 # A font for the pages Chromium renders (only a Recommends of chromium, which is skipped here).
 dpkg -s fonts-liberation >/dev/null 2>&1 || missing+=(fonts-liberation)

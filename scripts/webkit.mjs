@@ -5,13 +5,19 @@
 // POSTs its result back to the static server (startStaticServer's onReport), and both processes are
 // ended after (scripts/page-process.mjs).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { endGroup, pageProcess, trackGroup } from './page-process.mjs';
 
-export const MINIBROWSER_PATH = process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+// Debian puts it under the architecture's library directory (x86_64-linux-gnu, aarch64-linux-gnu).
+function debianMiniBrowser() {
+  const lib = '/usr/lib';
+  const found = existsSync(lib) ? readdirSync(lib).map((dir) => path.join(lib, dir, 'webkit2gtk-4.1/MiniBrowser')).find(existsSync) : undefined;
+  return found ?? path.join(lib, 'x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser');
+}
+export const MINIBROWSER_PATH = process.env.MINIBROWSER_PATH || debianMiniBrowser();
 const XVFB_PATH = '/usr/bin/Xvfb';
 const DISPLAY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;

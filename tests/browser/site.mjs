@@ -1,5 +1,5 @@
-// The site the browser tests serve (Chromium: tests/js/browser.test.mjs; Firefox:
-// tests/js/firefox.test.mjs): the installed package, the pages, the operator checks, the package's
+// The site the browser tests serve (Chromium: tests/js/browser.test.mjs; Firefox and WebKit:
+// tests/browser/page-suite.mjs): the installed package, the pages, the operator checks, the package's
 // wasm at another path, and an HTML page where a wasm is expected. And what a page's checks must show.
 import assert from 'node:assert/strict';
 import path from 'node:path';

@@ -92,6 +92,6 @@ try {
   window.__result = { error: String(error?.stack ?? error) };
 }
 document.getElementById('out').textContent = JSON.stringify(window.__result, null, 1);
-// ?report=KEY: a browser nothing drives (Firefox: tests/js/firefox.test.mjs) gets the result back
+// ?report=KEY: a browser nothing drives (Firefox, WebKit: tests/browser/page-suite.mjs) gets the result back
 // to the test as a POST.
 if (params.has('report')) await fetch(`/__report?${params.get('report')}`, { method: 'POST', body: JSON.stringify(window.__result) });

@@ -1,4 +1,4 @@
-// A page that nothing drives (?report=KEY: tests/js/firefox.test.mjs) reports at once a module
+// A page that nothing drives (?report=KEY: tests/browser/page-suite.mjs) reports at once a module
 // that failed to load (or one it imports) or threw, instead of leaving its test to wait out the
 // report timeout with nothing to say. A classic script, so it runs whatever the modules do.
 (() => {
