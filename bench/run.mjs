@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { describeShape, findCases } from './lib/cases.mjs';
 import { fmtUs } from './lib/format.mjs';
 import { markdown, summarize } from './lib/report.mjs';
+import { supervise } from './lib/supervised.mjs';
 import { RUNTIMES } from './runtimes/registry.mjs';
 import { openBrowser } from './browser/host.mjs';
 import { openFirefoxBench, openWebKitBench } from './browser/post-host.mjs';
@@ -94,6 +95,10 @@ function ensurePrerequisites(names) {
   }
 }
 
+// A runtime that takes longer than this to start or to answer a message (a case's setup takes
+// seconds; a batch, its budget) is ended and started again for the next case (lib/supervised.mjs).
+const ANSWER_TIMEOUT_MS = 180_000;
+
 // A child process and a promise-per-request channel to it.
 function startProcess(name) {
   const child = fork(fileURLToPath(new URL('./runtimes/worker.mjs', import.meta.url)), [name], {
@@ -126,7 +131,12 @@ function startProcess(name) {
       pending.set(id, { resolve, reject });
       child.send({ ...msg, id });
     });
-  return { name, child, ready, ask };
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  const end = () => {
+    if (!exited) child.kill('SIGKILL');
+    return gone;
+  };
+  return { name, child, ready, ask, end, gone: () => exited !== null };
 }
 
 function machineInfo() {
@@ -177,7 +187,8 @@ async function main() {
   let procs = [];
   try {
     // (inside the try: a page that fails to open still closes the browser)
-    procs = browser ? await Promise.all(names.map((n) => browser.startRuntime(n))) : names.map(startProcess);
+    const start = browser ? (n) => browser.startRuntime(n) : startProcess;
+    procs = names.map((n) => supervise(start, n, ANSWER_TIMEOUT_MS));
     const infos = await Promise.all(procs.map((p) => p.ready));
     procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
     if (browser) {
@@ -190,6 +201,12 @@ async function main() {
 
     for (const c of cases) {
       const t0 = Date.now();
+      for (const p of procs) {
+        await p.restartIfEnded().then(
+          (restarted) => restarted && console.log(`  ${p.name}: started again`),
+          (error) => console.log(`  ${p.name}: could not start again: ${String(error?.message ?? error).split('\n')[0]}`),
+        );
+      }
       const entries = {};
       // A runtime that fails (an exception, a crashed process) is marked for this case; the
       // others go on.

@@ -56,7 +56,7 @@ export function trackGroup(child, dir = null) {
  * The page's browser process `child` (tracked: trackGroup), as `{ until, close }`. `until(promise,
  * ms, what)` waits for what the page sends back (`promise`), and rejects, naming `what`, if the
  * browser ends first (a crash, a failed start: with its exit status and output) or after `ms`;
- * `close()` ends it and removes its directory, then runs `onClose` (ends what it ran on: an X server).
+ * `hasEnded()` says whether it has; `close()` ends it and removes its directory, then runs `onClose` (ends what it ran on: an X server).
  */
 export function pageProcess(name, child, onClose = async () => {}) {
   let output = '';
@@ -87,6 +87,8 @@ export function pageProcess(name, child, onClose = async () => {}) {
       });
       return Promise.race([gone, promise, late]).finally(() => clearTimeout(timer));
     },
+    /** Whether the browser has ended (by itself, or closed). */
+    hasEnded: () => endedText !== null,
     async close() {
       const pid = child.pid;
       if (pid !== undefined) killGroup(pid);

@@ -11,11 +11,12 @@ import { startStaticServer } from '../../scripts/static-server.mjs';
 // Pages in the background run at full speed; gc() for serve.mjs between batches, as in Node.
 const BENCH_ARGS = ['--disable-renderer-backgrounding', '--disable-background-timer-throttling',
   '--disable-backgrounding-occluded-windows', '--js-flags=--expose-gc'];
+const CRASHED = 'the page crashed';
 export const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 
-/** Starts the server and the browser; `startRuntime(name)` gives the same { name, ready, ask } as
- * run.mjs's Node processes (ready: the runtime's info, with the page's browser and isolation);
- * `close()` ends both. */
+/** Starts the server and the browser; `startRuntime(name)` gives the same { name, ready, ask,
+ * end, gone } as run.mjs's Node processes (ready: the runtime's info, with the page's browser and
+ * isolation; end: closes that page); `close()` ends both. */
 export async function openBrowser() {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const server = await startStaticServer({ root, headers: ISOLATION });
@@ -31,7 +32,7 @@ export async function openBrowser() {
       const page = await chromium.context.newPage();
       const problems = [];
       page.on('pageerror', (e) => problems.push(e.message));
-      page.on('crash', () => problems.push('the page crashed'));
+      page.on('crash', () => problems.push(CRASHED));
       const failed = (error) => new Error(`${name}: ${String(error?.message ?? error).split('\n')[0]}${problems.length ? ` (page: ${problems.join('; ')})` : ''}`);
       const ready = (async () => {
         await page.goto(`${server.origin}/bench/browser/runtime.html?runtime=${encodeURIComponent(name)}`);
@@ -51,7 +52,8 @@ export async function openBrowser() {
           throw failed(error);
         }
       };
-      return { name, ready, ask };
+      const end = () => page.close().catch(() => {});
+      return { name, ready, ask, end, gone: () => page.isClosed() || problems.includes(CRASHED) };
     },
     async close() {
       await chromium.close();

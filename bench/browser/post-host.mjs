@@ -19,6 +19,7 @@ const BENCH_PREFS = {
 };
 const READY_TIMEOUT_MS = 120_000;
 // A content process that crashed leaves its browser running and the page's answer never coming.
+// (run.mjs ends a runtime that takes longer than its own, shorter limit: lib/supervised.mjs.)
 const ANSWER_TIMEOUT_MS = 600_000;
 
 // One runtime's messages: strictly alternating, an answer from the page (its ready info first)
@@ -52,7 +53,8 @@ export const openFirefoxBench = () => openPostBench((url) => openInFirefox(url, 
 export const openWebKitBench = () => openPostBench(openInWebKit, webKitName());
 
 /** Starts the server; `startRuntime(name)` starts a browser for it (`openPage(url)`: { until,
- * close }) and gives the same { name, ready, ask } as run.mjs's Node processes; `close()` ends all.
+ * hasEnded, close }) and gives the same { name, ready, ask, end, gone } as run.mjs's Node
+ * processes (end: closes that browser); `close()` ends all.
  * `browserName`: what the pages report as their browser, where the user agent does not say. */
 async function openPostBench(openPage, browserName) {
   const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -87,7 +89,7 @@ async function openPostBench(openPage, browserName) {
         queue = step.catch(() => {});
         return step;
       };
-      return { name, ready, ask };
+      return { name, ready, ask, end: () => browser.close(), gone: () => browser.hasEnded() };
     },
     async close() {
       await Promise.allSettled(browsers.map((b) => b.close()));

@@ -1,0 +1,86 @@
+// A bench runtime (a Node process, or a browser page: run.mjs, browser/*host.mjs) watched by the
+// controller. A runtime that does not start, or answer a message, within `timeoutMs` is ended
+// (a page spinning in a loop would otherwise hold one of the machine's two cores, and skew every
+// other runtime's figures, for the rest of the run) and its message fails; `restartIfEnded()`,
+// called between cases, starts it again, so one stuck case costs that runtime that case only.
+// (Two of about ten WebKit runs with every runtime had one page spin at 100% and never answer.)
+
+const END_WAIT_MS = 10_000; // for a host's end() itself: a stuck page may not close in time
+
+function timeLimit(ms, text) {
+  let timer;
+  const error = new Error(text);
+  const promise = new Promise((_, reject) => (timer = setTimeout(() => reject(error), ms)));
+  promise.catch(() => {});
+  return { promise, error, cancel: () => clearTimeout(timer) };
+}
+
+/**
+ * `start(name)`: a runtime `{ name, ready, ask(msg), end(), gone() }` (or a promise of one);
+ * `ready` resolves to its info; `gone()` says whether it has ended by itself (a crash). Returns
+ * the same shape, supervised: `ready` and `ask` reject after `timeoutMs` (the runtime ended),
+ * and an ended or gone runtime is started again by `restartIfEnded()` (true when it restarted; a
+ * restart that fails leaves it ended, and each `ask` rejects at once).
+ */
+export function supervise(start, name, timeoutMs) {
+  let current = null;
+  let endedBy = null; // why the runtime was ended, until it restarts
+
+  async function end(reason) {
+    endedBy = reason;
+    const handle = current;
+    if (!handle) return;
+    const wait = timeLimit(END_WAIT_MS, 'end');
+    await Promise.race([Promise.resolve().then(() => handle.end()), wait.promise]).catch(() => {});
+    wait.cancel();
+  }
+  // `promise`, or an Error naming `what` after timeoutMs (the runtime ended first).
+  async function within(promise, what) {
+    const limit = timeLimit(timeoutMs, `${name}: no answer to ${what} in ${timeoutMs / 1000} s; ended`);
+    try {
+      return await Promise.race([promise, limit.promise]);
+    } catch (error) {
+      if (error === limit.error && endedBy === null) await end(error.message);
+      throw error;
+    } finally {
+      limit.cancel();
+    }
+  }
+  async function begin() {
+    endedBy = null;
+    try {
+      current = await within(Promise.resolve().then(() => start(name)), 'its start');
+    } catch (error) {
+      endedBy ??= error.message;
+      throw error;
+    }
+    return within(current.ready, 'its start').catch((error) => {
+      endedBy ??= error.message; // (a page that failed to load: restarted like one that hung)
+      throw error;
+    });
+  }
+
+  let ready = begin();
+  ready.catch(() => {});
+  return {
+    name,
+    get ready() {
+      return ready;
+    },
+    get ended() {
+      return endedBy !== null || current?.gone() === true;
+    },
+    async ask(msg) {
+      if (endedBy !== null) throw new Error(`${name}: ended (${endedBy})`);
+      return within(current.ask(msg), `'${msg.cmd}'`);
+    },
+    async restartIfEnded() {
+      if (!this.ended) return false;
+      await end(endedBy ?? 'it ended'); // (what a crash or a failed start left behind)
+      ready = begin();
+      ready.catch(() => {});
+      await ready;
+      return true;
+    },
+  };
+}
