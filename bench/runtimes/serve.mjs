@@ -7,6 +7,7 @@
 import { makeInput } from '../lib/data.mjs';
 import { findCases } from '../lib/cases.mjs';
 import { compare, reference } from '../lib/reference.mjs';
+import { MAX_GROUP, callsPerSample } from './group-size.mjs';
 import { RUNTIMES } from './registry.mjs';
 
 // The clock's tick (performance.now(): well under 1 us in Node, 5 us in Chromium, 20 us in a
@@ -82,21 +83,11 @@ async function setup(caseName, warmupMs) {
       continue;
     }
     // Warm up (the JIT tiers up over the first thousands of calls): at least 5 calls and
-    // warmupMs (run.mjs: --warmup-ms); then estimate the call time from groups doubled until one
-    // takes >= 1 ms.
+    // warmupMs (run.mjs: --warmup-ms); then estimate the call time (group-size.mjs).
     for (let n = 0, t = performance.now(); n < 5 || performance.now() - t < warmupMs; n += 1) await timeCalls(p, 1);
-    let est, k = 1;
-    for (;;) {
-      est = await timeCalls(p, k);
-      if (est * k >= 1000 || k >= 1 << 20) break;
-      k *= 2;
-    }
-    const groups = [est];
-    while (groups.length < 5) groups.push(await timeCalls(p, k)); // the median resists a preemption
-    est = groups.sort((a, b) => a - b)[2];
-    const perSample = Math.max(1, Math.round(SAMPLE_US / est));
-    p.perSample = perSample;
-    report[name] = { status: 'ok', check: p.values ? check : 'not checked (limit)', outputLength, perSample, estimateUs: est };
+    const { calls, estimateUs } = await callsPerSample((k) => timeCalls(p, k), SAMPLE_US);
+    p.perSample = calls;
+    report[name] = { status: 'ok', check: p.values ? check : 'not checked (limit)', outputLength, perSample: calls, estimateUs };
   }
   gc();
   return report;
@@ -110,7 +101,7 @@ async function batch(name, budgetMs, minSamples) {
   // shorter of two groups (one preempted group passed for long enough on a loaded host, and a
   // Chromium run's samples of a [1,10] call then read 0 us).
   const groupUs = async () => Math.min(await timeCalls(p, p.perSample), await timeCalls(p, p.perSample)) * p.perSample;
-  while (p.perSample < 1 << 20 && (await groupUs()) < SAMPLE_US / 2) p.perSample *= 2;
+  while (p.perSample < MAX_GROUP && (await groupUs()) < SAMPLE_US / 2) p.perSample = Math.min(MAX_GROUP, p.perSample * 2);
   const samples = [];
   const start = performance.now();
   while (samples.length < minSamples || performance.now() - start < budgetMs) samples.push(await timeCalls(p, p.perSample));
