@@ -131,10 +131,10 @@ function startProcess(name) {
       pending.set(id, { resolve, reject });
       child.send({ ...msg, id });
     });
-  const gone = new Promise((resolve) => child.once('exit', resolve));
+  const exit = new Promise((resolve) => child.once('exit', resolve));
   const end = () => {
     if (!exited) child.kill('SIGKILL');
-    return gone;
+    return exit;
   };
   return { name, child, ready, ask, end, gone: () => exited !== null };
 }

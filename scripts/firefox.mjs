@@ -36,7 +36,7 @@ const PREFS = {
  * ms, what)` waits for what the page sends back (`promise`), and rejects, naming `what`, if this
  * Firefox ends first (a crash, a failed start: with its exit status and output) or after `ms`;
  * `close()` ends it and removes the profile (scripts/page-process.mjs).
- * @returns {Promise<{ until: <T>(promise: Promise<T>, ms: number, what: string) => Promise<T>, close: () => Promise<void> }>}
+ * @returns {Promise<{ until: <T>(promise: Promise<T>, ms: number, what: string) => Promise<T>, hasEnded: () => boolean, close: () => Promise<void> }>}
  */
 export async function openInFirefox(url, { prefs: more = {} } = {}) {
   if (!existsSync(FIREFOX_PATH))

@@ -53,10 +53,11 @@ export function trackGroup(child, dir = null) {
 }
 
 /**
- * The page's browser process `child` (tracked: trackGroup), as `{ until, close }`. `until(promise,
- * ms, what)` waits for what the page sends back (`promise`), and rejects, naming `what`, if the
- * browser ends first (a crash, a failed start: with its exit status and output) or after `ms`;
- * `hasEnded()` says whether it has; `close()` ends it and removes its directory, then runs `onClose` (ends what it ran on: an X server).
+ * The page's browser process `child` (tracked: trackGroup), as `{ until, hasEnded, close }`.
+ * `until(promise, ms, what)` waits for what the page sends back (`promise`), and rejects, naming
+ * `what`, if the browser ends first (a crash, a failed start: with its exit status and output) or
+ * after `ms`; `hasEnded()` says whether it has; `close()` ends it and removes its directory, then
+ * runs `onClose` (ends what it ran on: an X server).
  */
 export function pageProcess(name, child, onClose = async () => {}) {
   let output = '';

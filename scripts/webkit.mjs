@@ -77,7 +77,7 @@ async function startXServer() {
  * throw-away directory) on an X server of its own. `until(promise, ms, what)` waits for what the
  * page sends back, and rejects, naming `what`, if the browser ends first or after `ms`; `close()`
  * ends both and removes the directory.
- * @returns {Promise<{ until: <T>(promise: Promise<T>, ms: number, what: string) => Promise<T>, close: () => Promise<void> }>}
+ * @returns {Promise<{ until: <T>(promise: Promise<T>, ms: number, what: string) => Promise<T>, hasEnded: () => boolean, close: () => Promise<void> }>}
  */
 export async function openInWebKit(url) {
   if (!existsSync(MINIBROWSER_PATH)) throw new Error(`${missingText('WebKitGTK MiniBrowser', MINIBROWSER_PATH)}, or set MINIBROWSER_PATH`);
