@@ -96,7 +96,7 @@ export function markdown(run) {
     '## µs per call, median (GB/s = input bytes / time)',
     '',
     'One call: input given as a JS typed array, copy into wasm memory and the output back out included.',
-    '`onnx-extrema-out`: the same call writing into one output array made once (`{ out }`, as a frame loop would); `onnx-extrema-resident`: input already in the module\'s heap (kernel only); `tfjs-wasm-resident`: tf.Tensor built once.',
+    '`onnx-extrema-out`: the same call writing into one output array made once (`{ out }`, as a frame loop would); `onnx-extrema-resident`: input already in the module\'s heap, output into one array made once (kernel only); `tfjs-wasm-resident`: tf.Tensor built once.',
     '',
     mdTable(['case', 'input', ...shown, 'best peer'], speedRows),
     '',

@@ -1,8 +1,11 @@
 // onnx-extrema, one runNode call per sample, in the ONNX-node form a model would use (the same
 // opset and inputs as the peers' one-node models; ReduceMax's axes tensor is built once, as the
 // peers' constant initializer is). `resident`: the input is a typed array on the module's own heap,
-// which runNode detects and feeds without copying (the kernel-only figure). `reuseOutput`: every
-// call writes into one output array made once ({ out }), as a frame loop would.
+// which runNode detects and feeds without copying. `reuseOutput`: every call writes into one output
+// array made once ({ out }), as a frame loop would. Both together are the kernel-only figure: no
+// copy in, and no new output array, whose allocation and first writes (page faults) are the
+// engine's cost, not the kernel's (in Chromium on these VMs 2 us for a 512-byte array, 3 ns a byte
+// for large ones).
 import { init, runNode, Tensor } from '../../js/index.mjs';
 import { currentModule } from '../../js/module.js';
 import { readBytes } from '../lib/platform.mjs';
@@ -15,7 +18,7 @@ const CLASS = {
 export async function load({ resident, reuseOutput }) {
   await init();
   const { version } = JSON.parse(new TextDecoder().decode(await readBytes(new URL('../../package.json', import.meta.url))));
-  const how = resident ? ', input resident in the wasm heap' : reuseOutput ? ', one output array reused ({ out })' : '';
+  const how = `${resident ? ', input resident in the wasm heap' : ''}${reuseOutput ? ', one output array reused ({ out })' : ''}`;
   return { version, label: `onnx-extrema ${version}${how}` };
 }
 

@@ -6,7 +6,7 @@ const TFJS = ['@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm'];
 export const RUNTIMES = {
   'onnx-extrema': { module: './extrema.mjs', options: { resident: false, reuseOutput: false }, columns: ['onnx-extrema'] },
   'onnx-extrema-out': { module: './extrema.mjs', options: { resident: false, reuseOutput: true }, columns: ['onnx-extrema-out'] },
-  'onnx-extrema-resident': { module: './extrema.mjs', options: { resident: true }, columns: ['onnx-extrema-resident'] },
+  'onnx-extrema-resident': { module: './extrema.mjs', options: { resident: true, reuseOutput: true }, columns: ['onnx-extrema-resident'] },
   'ort-web-1t': { module: './ort-web.mjs', options: { threads: 1 }, columns: ['ort-web-1t'], peer: true, packages: ORT },
   'ort-web-2t': { module: './ort-web.mjs', options: { threads: 2 }, columns: ['ort-web-2t'], peer: true, packages: ORT },
   'tfjs-wasm': { module: './tfjs-wasm.mjs', options: { resident: false }, columns: ['tfjs-wasm'], peer: true, packages: TFJS },
