@@ -60,8 +60,13 @@ export function supervise(start, name, timeoutMs) {
     });
   }
 
-  let ready = begin();
-  ready.catch(() => {});
+  // (a start's failure is read by whoever awaits `ready`, and by `ended`)
+  const started = () => {
+    const promise = begin();
+    promise.catch(() => {});
+    return promise;
+  };
+  let ready = started();
   return {
     name,
     get ready() {
@@ -77,8 +82,7 @@ export function supervise(start, name, timeoutMs) {
     async restartIfEnded() {
       if (!this.ended) return false;
       await end(endedBy ?? 'it ended'); // (what a crash or a failed start left behind)
-      ready = begin();
-      ready.catch(() => {});
+      ready = started();
       await ready;
       return true;
     },

@@ -12,8 +12,12 @@ export const MAX_GROUP = 1 << 20;
  * of one call, whose five estimates then read 0 on a 20 us clock (a WebKit page's), and a
  * median of 0 made the group infinite: that page's next batch never ended.
  */
+// µs per call of a group of k calls, read as the shorter of two groups: one preempted group
+// passes for long enough on a loaded host.
+const shorterOfTwo = async (timeGroup, k) => Math.min(await timeGroup(k), await timeGroup(k));
+
 export async function callsPerSample(timeGroup, sampleUs) {
-  const shorter = async (k) => Math.min(await timeGroup(k), await timeGroup(k));
+  const shorter = (k) => shorterOfTwo(timeGroup, k);
   let est;
   let k = 1;
   for (;;) {
@@ -27,4 +31,15 @@ export async function callsPerSample(timeGroup, sampleUs) {
   // A median below the clock's reach (0) takes the most calls, never an infinite group.
   const calls = est > 0 ? Math.round(sampleUs / est) : MAX_GROUP;
   return { calls: Math.min(MAX_GROUP, Math.max(1, calls)), estimateUs: est };
+}
+
+/**
+ * `calls`, doubled (at most MAX_GROUP) until a group of them takes at least half of `sampleUs`:
+ * a batch's check of an estimate that a pause inflated (a GC, V8 swapping code in), which would
+ * leave the samples too short for a coarse clock (a Chromium run's samples of a [1,10] call read
+ * 0 us).
+ */
+export async function grownGroup(timeGroup, calls, sampleUs) {
+  while (calls < MAX_GROUP && (await shorterOfTwo(timeGroup, calls)) * calls < sampleUs / 2) calls = Math.min(MAX_GROUP, calls * 2);
+  return calls;
 }

@@ -7,7 +7,7 @@
 import { makeInput } from '../lib/data.mjs';
 import { findCases } from '../lib/cases.mjs';
 import { compare, reference } from '../lib/reference.mjs';
-import { MAX_GROUP, callsPerSample } from './group-size.mjs';
+import { callsPerSample, grownGroup } from './group-size.mjs';
 import { RUNTIMES } from './registry.mjs';
 
 // The clock's tick (performance.now(): well under 1 us in Node, 5 us in Chromium, 20 us in a
@@ -96,12 +96,7 @@ async function setup(caseName, warmupMs) {
 async function batch(name, budgetMs, minSamples) {
   const p = prepared.get(name);
   gc();
-  // An estimate inflated by a pause (a GC, V8 swapping code in) would leave the samples too short
-  // for a coarse clock (performance.now() in a browser ticks in 5-20 us): grow the group first, by the
-  // shorter of two groups (one preempted group passed for long enough on a loaded host, and a
-  // Chromium run's samples of a [1,10] call then read 0 us).
-  const groupUs = async () => Math.min(await timeCalls(p, p.perSample), await timeCalls(p, p.perSample)) * p.perSample;
-  while (p.perSample < MAX_GROUP && (await groupUs()) < SAMPLE_US / 2) p.perSample = Math.min(MAX_GROUP, p.perSample * 2);
+  p.perSample = await grownGroup((k) => timeCalls(p, k), p.perSample, SAMPLE_US);
   const samples = [];
   const start = performance.now();
   while (samples.length < minSamples || performance.now() - start < budgetMs) samples.push(await timeCalls(p, p.perSample));

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { MAX_GROUP, callsPerSample } from '../../bench/runtimes/group-size.mjs';
+import { MAX_GROUP, callsPerSample, grownGroup } from '../../bench/runtimes/group-size.mjs';
 
 const SAMPLE_US = 1000; // 50 ticks of a 20 us clock
 
@@ -50,4 +50,12 @@ test('group size: the five groups of the estimate read 0 after a group that saw 
   const { timeGroup } = clock({ callUs: 3, tickUs: 20, pauses: [1500, 1500] });
   const { calls } = await callsPerSample(timeGroup, SAMPLE_US);
   assert.ok(Number.isFinite(calls) && calls >= 1 && calls <= MAX_GROUP, `calls ${calls}`);
+});
+
+test('group size: a batch grows a group that a pause made too short, up to the largest', async () => {
+  // 3 us calls on a 20 us clock: 50 calls read 140 us of a 1000 us sample, so the group doubles
+  // until one reads at least half a sample.
+  assert.equal(await grownGroup(clock({ callUs: 3, tickUs: 20 }).timeGroup, 50, SAMPLE_US), 200);
+  assert.equal(await grownGroup(clock({ callUs: 3, tickUs: 20 }).timeGroup, 400, SAMPLE_US), 400);
+  assert.equal(await grownGroup(clock({ callUs: 3, frozen: true }).timeGroup, 1, SAMPLE_US), MAX_GROUP);
 });
