@@ -35,6 +35,7 @@ function newSession(M) {
     window: M._responseAddress() / 8 + M.WINDOW_WORD, // windowed?, then final states, window's first state
     gather: M._responseAddress() / 8 + M.GATHER_WORD, // blocks (0: not gathered), offsets, next window
     busy: false, // a call is writing its request or running (runNodeOutput)
+    stagedPart: undefined, // the last part of the staging buffer copied out (outputs.js: stagedPart)
     attributeNames: M._attributeNames().split(','), // every operator's, the core's list (readArguments)
     float16One: M.FLOAT16_ONE,
     bfloat16One: M.BFLOAT16_ONE,
