@@ -4,6 +4,12 @@ import assert from 'node:assert/strict';
 import { exactBits } from './exact-float.mjs';
 import { TYPES, bfloat16Value, float16Value, referenceNode } from './reference.mjs';
 
+/**
+ * Outside Node (scripts/other-runtimes.mjs runs the suite under Deno and Bun): the reason a test
+ * that starts Node child processes (process.execPath with Node's flags) skips, else false.
+ */
+export const NOT_NODE = 'Deno' in globalThis || 'Bun' in globalThis ? 'starts Node child processes' : false;
+
 /** src/exec/execution.h kWindowAboveBytes: a call's state above this many bytes is windowed. */
 export const WINDOW_ABOVE_BYTES = 4 << 20;
 
