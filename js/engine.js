@@ -14,6 +14,7 @@ import {
 } from './outputs.js';
 import { STAGING_BYTES, check, coreError, failWith, heap, isCoreError, opText, session } from './session.js';
 import { detachedText, listFaultText, readTensorLike } from './tensor.js';
+import { exactIntegers } from './wire.js';
 
 /** An Error for `problem` in a call of opType at opset, prefixed as the core prefixes its own. */
 export function nodeError(opType, opset, problem) {
@@ -165,7 +166,7 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
   const at = inputAddress(s, input);
   const status = s.run(writer.count, at, at ? input.length : 0, s.staging, STAGING_BYTES);
   if (status === 1) {
-    const message = M._lastError();
+    const message = exactIntegers(M._lastError(), writer.inexact);
     M._finish();
     throw coreError(message);
   }

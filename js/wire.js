@@ -26,6 +26,9 @@ export class RequestWriter {
     // written as empty), or a dims entry that is no number (written as NaN, which is all the core
     // could say of it). { list, problem: a listFault or 'entry', at, value }, else undefined.
     this.unreadable = undefined;
+    // The BigInts beyond 2^53 this request carries as doubles, which may have rounded them: the
+    // core names the double, exactIntegers puts the caller's integer back. Else undefined.
+    this.inexact = undefined;
   }
 
   /** Starts a request in `words`, the module's current HEAPF64 (memory growth replaces it). */
@@ -33,6 +36,7 @@ export class RequestWriter {
     this.words = words;
     this.at = this.base;
     this.unreadable = undefined;
+    this.inexact = undefined;
     this.put(this.version);
     this.name(opType);
     this.value(opset);
@@ -50,6 +54,13 @@ export class RequestWriter {
 
   put(v) {
     this.words[this.at++] = v;
+  }
+
+  /** A BigInt as the double the request carries; one past 2^53 is noted (inexact). */
+  fromBigInt(big) {
+    const n = Number(big);
+    if (!Number.isSafeInteger(n)) (this.inexact ??= []).push(big);
+    return n;
   }
 
   name(text) {
@@ -71,7 +82,7 @@ export class RequestWriter {
         return this.put(v);
       case 'bigint':
         this.put3(KIND.number, OTHER.none, 1);
-        return this.put(Number(v));
+        return this.put(this.fromBigInt(v));
       case 'boolean':
         this.put3(KIND.boolean, OTHER.none, 1);
         return this.put(v ? 1 : 0);
@@ -98,7 +109,7 @@ export class RequestWriter {
     for (let i = 0; i < n; i += 1) {
       const entry = v[i];
       if (!isNumeric(entry)) return this.put3(KIND.other, OTHER.listWithNonNumber, 0);
-      this.words[start + 3 + i] = Number(entry); // after the three header words
+      this.words[start + 3 + i] = typeof entry === 'bigint' ? this.fromBigInt(entry) : entry; // after the three header words
     }
     this.put3(KIND.list, OTHER.none, length);
     this.at = start + 3 + n;
@@ -137,7 +148,7 @@ export class RequestWriter {
     for (let i = 0, n = Math.min(rank, this.limits.rank); i < n; i += 1) {
       const d = dims[i]; // numbers, or BigInts as ONNX protobuf readers give int64 dims
       if (typeof d === 'number') words[at++] = d;
-      else if (typeof d === 'bigint') words[at++] = Number(d);
+      else if (typeof d === 'bigint') words[at++] = this.fromBigInt(d);
       else {
         words[at++] = NaN;
         this.note(dims, 'entry', i, d);
@@ -147,8 +158,32 @@ export class RequestWriter {
       words[at++] = 0;
     } else {
       words[at++] = length;
-      for (let i = 0, n = Math.min(length, this.limits.listed); i < n; i += 1) words[at++] = Number(data[i]);
+      for (let i = 0, n = Math.min(length, this.limits.listed); i < n; i += 1) {
+        const v = data[i];
+        words[at++] = typeof v === 'bigint' ? this.fromBigInt(v) : v;
+      }
     }
     this.at = at;
   }
 }
+
+/**
+ * The core's `message` with each integer of `inexact` (RequestWriter) named as the caller gave it,
+ * where the core named the double it was carried as (2n ** 53n + 1n read 9007199254740992). The
+ * core prints numbers as String(x) does, so the double's text is found as a whole number there.
+ */
+export function exactIntegers(message, inexact) {
+  if (inexact === undefined) return message;
+  let text = message;
+  for (const big of inexact) {
+    const rounded = String(Number(big));
+    for (let from = 0, at; (at = text.indexOf(rounded, from)) !== -1; from = at + 1) {
+      if (partOfNumber(text[at - 1]) || partOfNumber(text[at + rounded.length])) continue;
+      text = `${text.slice(0, at)}${big}${text.slice(at + rounded.length)}`;
+      break;
+    }
+  }
+  return text;
+}
+
+const partOfNumber = (c) => c !== undefined && '0123456789.e+-'.includes(c);

@@ -191,6 +191,29 @@ test('numbers in messages read as JavaScript prints them (String(x)): shortest d
   }
 });
 
+// The request carries numbers as doubles, so a BigInt past 2^53 reaches the core rounded (2n ** 53n
+// + 1n as 9007199254740992); the message names the integer the caller gave, wherever it was given:
+// an attribute, a list attribute's entry, a dims entry, an int64 axes input.
+test('a BigInt past 2^53 is named exactly in the message, not as the double it rounds to', () => {
+  const int64 = (v) => withData('int64', BigInt64Array.from(v), [v.length]);
+  const cases = [
+    [() => argMax(x, { axis: 2n ** 53n + 1n }), 'ArgMax version 13: axis 9007199254740993 is out of range [-2, 1]'],
+    [() => argMax(x, { axis: -(2n ** 53n) - 1n }), 'ArgMax version 13: axis -9007199254740993 is out of range'],
+    [() => argMax(x, { axis: 2n ** 63n - 1n }), 'ArgMax version 13: axis 9223372036854775807 is out of range'],
+    [() => runNode('ArgMin', [x], { axis: 2n ** 70n + 1n }, 13), 'ArgMin version 13: axis 1180591620717411303425 is out of range'],
+    [() => reduceMax(x, { axes: [1n, -(2n ** 63n) + 1n] }, { opset: 13 }), 'ReduceMax version 13: axes entry -9223372036854775807 is out of range'],
+    [() => runNode('ReduceMax', [x, int64([2n ** 62n + 1n])], {}, 18), 'ReduceMax version 18: axes entry 4611686018427387905 is out of range'],
+    [() => runNode('ArgMax', [withData('float32', new Float32Array(6), [2n, 2n ** 53n + 3n])], {}, 13),
+      "ArgMax version 13: input 'data' has dims[1] = 9007199254740995, above the supported maximum of 2^53 - 1"],
+    // A BigInt past 2^53 that a double holds exactly reads the same either way.
+    [() => runNode('Hardmax', [x], { axis: 2n ** 60n }, 13), 'Hardmax version 13: axis 1152921504606846976 is out of range'],
+  ];
+  for (const [call, text] of cases) assert.throws(call, (error) => error instanceof Error && error.message.startsWith(text), text);
+  // Numbers the caller gave as numbers keep the core's text (String(x) of the double).
+  assert.throws(() => argMax(x, { axis: 2 ** 53 + 2 }), (error) => error.message.includes('axis 9007199254740994 is out of range'));
+  assert.deepEqual(Array.from(argMax(x, { axis: 1n, keepdims: 0 }).data), [1n, 2n]);
+});
+
 test('friendly functions throw the same kind of Errors', () => {
   assertNodeError(() => argMax(x, { axis: 5 }), { op: 'ArgMax', version: 13, kind: 'axis' });
   assertNodeError(() => argMax(x, { axis: 0 }, { opset: 0 }), { op: 'ArgMax', kind: 'opset' });
