@@ -9,8 +9,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = fileURLToPath(new URL('..', import.meta.url));
 const RUNTIMES = {
   deno: { pkg: 'deno@2', bin: 'deno', args: (file) => ['test', '-A', '--no-check', file] }, // --no-check: the suite is JS
   bun: { pkg: 'bun@1', bin: 'bun', args: (file) => ['test', '--timeout', '600000', `./${file}`] },
