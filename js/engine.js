@@ -14,7 +14,6 @@ import {
 } from './outputs.js';
 import { STAGING_BYTES, check, coreError, failWith, heap, isCoreError, opText, session } from './session.js';
 import { detachedText, listFaultText, readTensorLike } from './tensor.js';
-import { exactIntegers } from './wire.js';
 
 /** An Error for `problem` in a call of opType at opset, prefixed as the core prefixes its own. */
 export function nodeError(opType, opset, problem) {
@@ -166,7 +165,7 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
   const at = inputAddress(s, input);
   const status = s.run(writer.count, at, at ? input.length : 0, s.staging, STAGING_BYTES);
   if (status === 1) {
-    const message = exactIntegers(M._lastError(), writer.inexact);
+    const message = writer.exactText(M._lastError());
     M._finish();
     throw coreError(message);
   }

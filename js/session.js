@@ -2,7 +2,7 @@
 // the errors a call throws with the core's label for its operator and version.
 import { DTYPE_BY_CODE, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
-import { RequestWriter, exactIntegers } from './wire.js';
+import { RequestWriter } from './wire.js';
 
 export const STAGING_BYTES = 256 * 1024; // (the tests read it here too)
 const PAGE_BYTES = 4096;
@@ -93,7 +93,7 @@ export function failWith(s, header, problem) {
   writer.put(0); // no inputs
   writer.put(0); // no attributes
   const ok = M._nodeLabel(writer.count) === 0;
-  throw coreError(ok ? `${M._lastError()}: ${problem}` : exactIntegers(M._lastError(), writer.inexact));
+  throw coreError(writer.exactText(ok ? `${M._lastError()}: ${problem}` : M._lastError()));
 }
 
 export function check(M, status) {

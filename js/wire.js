@@ -26,8 +26,8 @@ export class RequestWriter {
     // written as empty), or a dims entry that is no number (written as NaN, which is all the core
     // could say of it). { list, problem: a listFault or 'entry', at, value }, else undefined.
     this.unreadable = undefined;
-    // The BigInts beyond 2^53 this request carries as doubles, which may have rounded them: the
-    // core names the double, exactIntegers puts the caller's integer back. Else undefined.
+    // The BigInts this request carries as doubles that differ from them (past 2^53): the core
+    // names the double, and exactText says beside it what the caller gave. Else undefined.
     this.inexact = undefined;
   }
 
@@ -56,11 +56,27 @@ export class RequestWriter {
     this.words[this.at++] = v;
   }
 
-  /** A BigInt as the double the request carries; one past 2^53 is noted (inexact). */
+  /** A BigInt as the double the request carries; one the double rounds is noted (inexact). */
   fromBigInt(big) {
     const n = Number(big);
-    if (!Number.isSafeInteger(n)) (this.inexact ??= []).push(big);
+    if (!Number.isSafeInteger(n) && !(Number.isFinite(n) && BigInt(n) === big)) (this.inexact ??= []).push(big);
     return n;
+  }
+
+  /**
+   * The core's `message` with a word on each rounded BigInt (inexact) it names: the core sees and
+   * prints the double (2n ** 53n + 1n as 9007199254740992, as String(x) prints it). Said beside
+   * the core's text, not in place of it: a number of the same text could be another value's (the
+   * number 2 ** 53, or a product of dims), which the message alone does not tell apart.
+   */
+  exactText(message) {
+    if (this.inexact === undefined) return message;
+    const notes = new Set(); // (a BigInt given twice is said once)
+    for (const big of this.inexact) {
+      const rounded = String(Number(big));
+      if (wholeNumberAt(message, rounded) !== -1) notes.add(`${bigIntText(big)} was read as ${rounded}`);
+    }
+    return notes.size ? `${message} (${[...notes].join('; ')}: a double holds integers exactly only up to 2^53)` : message;
   }
 
   name(text) {
@@ -167,23 +183,17 @@ export class RequestWriter {
   }
 }
 
-/**
- * The core's `message` with each integer of `inexact` (RequestWriter) named as the caller gave it,
- * where the core named the double it was carried as (2n ** 53n + 1n read 9007199254740992). The
- * core prints numbers as String(x) does, so the double's text is found as a whole number there.
- */
-export function exactIntegers(message, inexact) {
-  if (inexact === undefined) return message;
-  let text = message;
-  for (const big of inexact) {
-    const rounded = String(Number(big));
-    for (let from = 0, at; (at = text.indexOf(rounded, from)) !== -1; from = at + 1) {
-      if (partOfNumber(text[at - 1]) || partOfNumber(text[at + rounded.length])) continue;
-      text = `${text.slice(0, at)}${big}${text.slice(at + rounded.length)}`;
-      break;
-    }
-  }
-  return text;
+// A BigInt as source text (9007199254740993n), its digits counted past 40 of them.
+function bigIntText(big) {
+  const digits = String(big < 0n ? -big : big);
+  return digits.length <= 40 ? `${big}n` : `a BigInt of ${digits.length} digits`;
+}
+
+// Where `number` (a String(x) text) stands as a whole number in `text`; else -1.
+function wholeNumberAt(text, number) {
+  for (let at = text.indexOf(number); at !== -1; at = text.indexOf(number, at + 1))
+    if (!partOfNumber(text[at - 1]) && !partOfNumber(text[at + number.length])) return at;
+  return -1;
 }
 
 const partOfNumber = (c) => c !== undefined && '0123456789.e+-'.includes(c);
