@@ -102,7 +102,9 @@ function claimedClass(s, header, out, r) {
 
 // The caller's `out` as the output array (claimedClass): a view of its memory of this module's
 // making, so that no property or method of the caller's object (a subclass's, an own getter) runs
-// inside a call; runNode returns `out` itself.
+// inside a call, and the long loops over it (Hardmax's winners, reads in parts) store into a base
+// class; runNode returns `out` itself. The one-crossing path (stagedOutput) skips the view: one
+// copy of a few elements, where making it cost more than the copy.
 export const claimOutput = (s, header, out, r) => plainView(out, claimedClass(s, header, out, r));
 
 // The output array: the caller's `out` when given (zero-filled unless `overwritten`), else a new one.
@@ -124,7 +126,7 @@ const copiesByLoop = (info, count) => count <= SMALL_OUTPUT && info.array === Bi
 export function stagedOutput(s, header, input, r, given) {
   const { staging } = s;
   if (given !== undefined) {
-    // No view of `given` is made (as claimOutput does): copyOut writes through intrinsics only.
+    // No view (claimOutput): copyOut touches `given` through intrinsics only.
     copyOut(s, given, claimedClass(s, header, given, r), r.info, 0, r.count);
     return resultTensor(r.type, given, r.dims);
   }
@@ -204,11 +206,12 @@ function copyOut(s, out, cls, info, at, n) {
 
 // view[from, from + length) as an array of its own, the last one made kept: calls of one shape
 // (a frame loop into its { out }) copy the same part each time. (Making it cost about 0.1 us of a
-// [1,10] ReduceMax into { out }.) A view is the heap's until the memory grows (heap(): new views).
+// [1,10] ReduceMax into { out }.) `from` is the staging buffer's place in `view`, so the view and
+// the length name the part; a view is the heap's until the memory grows (heap(): new views).
 function stagedPart(s, view, from, length) {
   const last = s.stagedPart;
-  if (last !== undefined && last.view === view && last.from === from && last.length === length) return last.part;
+  if (last !== undefined && last.view === view && last.length === length) return last.part;
   const part = view.subarray(from, from + length);
-  s.stagedPart = { view, from, length, part };
+  s.stagedPart = { view, length, part };
   return part;
 }
