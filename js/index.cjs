@@ -37,7 +37,7 @@ if (esm) {
       return m.init(options);
     });
   // The ES module's exports other than init, which is above (tests/js/package.test.mjs checks the list).
-  const functions = ['runNode', 'argMax', 'argMin', 'reduceMax', 'hardmax', 'toFloat16Bits', 'fromFloat16Bits',
+  const functions = ['runNode', 'argMax', 'argMin', 'reduceMax', 'hardmax', 'wasmTensor', 'toFloat16Bits', 'fromFloat16Bits',
     'toBFloat16Bits', 'fromBFloat16Bits', 'toFloat16Array', 'fromFloat16Array', 'toBFloat16Array', 'fromBFloat16Array'];
   for (const name of functions) exports[name] = (...args) => loaded(name)[name](...args);
   // `Tensor` is the ES module's class once it has loaded; before, a stand-in, so that

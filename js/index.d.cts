@@ -83,6 +83,24 @@ export declare class Tensor<T extends TensorType = TensorType, D extends TensorD
   readonly size: number;
 }
 
+/** The data class of a wasmTensor of each type: float16's is its bits' Uint16Array. */
+export type WasmTensorDataMap = { [T in TensorType]: T extends 'float16' ? Uint16Array : TensorDataMap[T] };
+
+/**
+ * A Tensor whose data lives in the module's wasm memory (wasmTensor()): operators read it in place,
+ * without copying it in. `data` is a view of that memory; memory growth (any call may grow it)
+ * detaches earlier views, so read `data` again rather than keep one across calls.
+ */
+export interface WasmTensor<T extends TensorType = TensorType> extends Tensor<T, WasmTensorDataMap[T]> {
+  /** Whether dispose() has freed the data's memory. */
+  readonly disposed: boolean;
+  /** Frees the data's memory; `data` throws after. A second call does nothing. */
+  dispose(): void;
+}
+
+/** A zeroed tensor of `type` and `dims` allocated in the module's wasm memory (after init()). */
+export declare function wasmTensor<T extends TensorType>(type: T, dims: readonly number[]): WasmTensor<T>;
+
 export interface InitOptions {
   /** The .wasm bytes (bundlers, offline use). */
   wasmBinary?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView;

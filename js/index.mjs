@@ -3,6 +3,7 @@ export { init } from './loader.js';
 export { runNode } from './engine.js';
 export { argMax, argMin, reduceMax, hardmax } from './ops.js';
 export { Tensor } from './tensor.js';
+export { wasmTensor } from './wasm-tensor.js';
 export {
   toFloat16Bits,
   fromFloat16Bits,

@@ -34,10 +34,15 @@ export function readTensorLike(x) {
   return readTensorParts(type, data, dims);
 }
 
+// The tensors wasmTensor() made whose dispose() has freed their memory (wasm-tensor.js); their
+// data getter throws, and an operator names them so.
+export const disposedWasmTensors = new WeakSet();
+
 // ort.Tensor's data getter throws for a tensor whose data is on a GPU or NPU (WebGPU or WebNN
 // outputs, preferredOutputLocation) or that was disposed; its `location` tells which. Read only
 // after that getter threw, so the common call reads no more properties.
 function offCpuProblem(x) {
+  if (disposedWasmTensors.has(x)) return 'is a wasmTensor that was disposed; its memory is freed';
   let location;
   try {
     location = x.location;
@@ -79,7 +84,7 @@ export const MAX_TENSOR_RANK = 65536;
 // so a sparse Array of length 2^32 - 1 fails at entry 0 (copied whole first, it took 6 s to a
 // RangeError, or crashed the process). A loop, not Array.from(dims, Number): a Tensor made per
 // call of a small input cost that call about 0.28 us more than a plain { type, data, dims }.
-function shapeOf(dims) {
+export function shapeOf(dims) {
   const rank = listLength(dims);
   const fault = listFault(dims, rank);
   if (fault) throw new Error(`Tensor: dims is ${listFaultText(dims, rank, fault)}`);

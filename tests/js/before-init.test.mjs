@@ -22,6 +22,7 @@ test('operators called before init() throw an Error that says so', () => {
   assert.throws(() => ox.argMin(x, {}, 5), (e) => /^onnx-extrema: ArgMin \(newest version\) was called before init\(\) resolved/.test(e.message));
   assert.throws(() => ox.reduceMax(x, { axes: [1.5] }, { opset: 18 }), (e) => /^onnx-extrema: ReduceMax \(opset 18\) was called before init\(\) resolved/.test(e.message));
   assert.throws(() => ox.runNode('ArgMax', [x], {}, 11, { opset: 11 }), (e) => /^onnx-extrema: ArgMax \(opset 11\) was called before init\(\) resolved/.test(e.message));
+  assert.throws(() => ox.wasmTensor('float32', [2, 3]), beforeInit('wasmTensor'));
   // The float16 helpers and the Tensor class need no wasm.
   assert.equal(ox.toFloat16Bits(1), 0x3c00);
   assert.deepEqual(new ox.Tensor('int8', [1, 2]).dims, [2]);

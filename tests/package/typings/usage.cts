@@ -19,6 +19,10 @@ async function main(): Promise<void> {
   const outputs: ox.Tensor[] = ox.runNode('Hardmax', [new ox.Tensor('float64', new Float64Array([1, 2]), [1, 2])], { axis: 1 }, 11);
   const hot = outputs[0];
   check(hot?.type === 'float64' && hot.data[0] === 0 && hot.data[1] === 1, 'runNode');
+  const resident: ox.WasmTensor<'uint8'> = ox.wasmTensor('uint8', [3]);
+  resident.data.set([7, 9, 9]);
+  check(ox.argMax(resident, { select_last_index: 1 }).data[0] === 2n, 'wasmTensor');
+  resident.dispose();
   // @ts-expect-error Hardmax takes floats only
   if (outputs.length > 1) ox.hardmax(scores);
 }

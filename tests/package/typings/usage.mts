@@ -10,6 +10,7 @@ import {
   reduceMax,
   hardmax,
   Tensor,
+  wasmTensor,
   toFloat16Bits,
   fromFloat16Bits,
   toBFloat16Bits,
@@ -28,6 +29,7 @@ import type {
   ReduceMaxAttributes,
   TensorLike,
   TensorType,
+  WasmTensor,
 } from 'onnx-extrema';
 
 function check(ok: boolean, what: string): void {
@@ -104,6 +106,19 @@ const brainHot: Tensor<'bfloat16', Uint16Array> = hardmax(brain, { axis: 1 }, { 
 check(same(fromBFloat16Array(brainHot.data), [0, 0, 1]), 'hardmax bfloat16');
 check(toBFloat16Bits(1) === 0x3f80 && fromBFloat16Bits(0xc040) === -3, 'bfloat16 bits');
 
+// wasmTensor: data allocated in the module's wasm memory, read in place; freed by dispose().
+const resident: WasmTensor<'float32'> = wasmTensor('float32', [2, 3]);
+const residentData: Float32Array = resident.data;
+residentData.set([0.5, 2, -1, 3, 3, 0]);
+const residentMax: Tensor<'float32', Float32Array> = reduceMax(resident, { axes: [1], keepdims: 0 });
+check(same(residentMax.data, [2, 3]) && same(argMax(resident, argAttributes).data, [1n, 0n]), 'wasmTensor');
+const residentHalf = wasmTensor('float16', [4]);
+const residentBits: Uint16Array = residentHalf.data;
+check(residentBits.length === 4 && !resident.disposed, 'wasmTensor float16 bits');
+resident.dispose();
+residentHalf.dispose();
+check(resident.disposed, 'wasmTensor dispose');
+
 // runNode: the ONNX-node form; its outputs are tensors of any type.
 const axes = new Tensor('int64', [1n]);
 const outputs: Tensor[] = runNode('ReduceMax', [logits, axes], { keepdims: 0, noop_with_empty_axes: 0 }, 18);
@@ -136,6 +151,8 @@ export function misuses(): void {
   new Tensor('int64', [1, 2]);
   // @ts-expect-error not a tensor type
   new Tensor('string', ['a']);
+  // @ts-expect-error not a tensor type
+  wasmTensor('string', [1]);
   // @ts-expect-error axis is an integer, not a string
   argMax(logits, { axis: '1' });
   // @ts-expect-error ArgMax has no axes attribute
