@@ -1,8 +1,8 @@
 // Global max pooling: ReduceMax over the spatial axes of [N, C, H, W] feature maps. The same call
 // works for every opset: from ReduceMax 18 on, onnx-extrema passes `axes` as the node's input.
-import { reduceMax, Tensor } from 'onnx-extrema';
+import { reduceMax, Tensor, wasmTensor } from 'onnx-extrema';
 import { featureMaps } from './data.mjs';
-import { report, timeMicros } from './timing.mjs';
+import { formatMicros, report, timeMicros } from './timing.mjs';
 
 export function globalMaxPool() {
   const [n, c, h, w] = [8, 256, 14, 14];
@@ -23,4 +23,15 @@ export function globalMaxPool() {
     return out;
   };
   report('pool', plain().every((v, i) => v === pooled.data[i]), timeMicros(() => reduceMax(x, { axes: [2, 3], keepdims: 1 })), timeMicros(plain));
+
+  // The same maps in a wasmTensor, allocated in the module's memory: read where they are, not
+  // copied in first (worth it where the data is written there once, or read by several calls).
+  const resident = wasmTensor('float32', x.dims);
+  resident.data.set(x.data);
+  const fromResident = reduceMax(resident, { axes: [2, 3], keepdims: 1 });
+  const same = fromResident.data.every((v, i) => v === pooled.data[i]);
+  const micros = timeMicros(() => reduceMax(resident, { axes: [2, 3], keepdims: 1 }));
+  console.log(`  from a wasmTensor (read in place): ${same ? 'the same maxima' : 'DIFFERENT maxima'}; ${formatMicros(micros)} a call`);
+  if (!same) process.exitCode = 1;
+  resident.dispose();
 }

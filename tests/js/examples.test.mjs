@@ -15,4 +15,5 @@ test('npm start: every example runs and matches its plain JS loop', () => {
   assert.equal(verdicts.length, 6, run.stdout);
   for (const line of verdicts) assert.match(line, /matches the plain JS loop; onnx-extrema [\d.]+ (µs|ms) vs [\d.]+ (µs|ms)/);
   assert.match(run.stdout, /\[0\.9, 0\.9, 0\.1\] -> \[1, 0, 0\]/); // a tie goes to the first maximum
+  assert.match(run.stdout, /from a wasmTensor \(read in place\): the same maxima; [\d.]+ (µs|ms) a call/);
 });
