@@ -7,13 +7,13 @@
 // call a single crossing into wasm (bindings' run(), where a request repeating an earlier one
 // reuses its plan); no view or string is made per call. session.js holds what every call needs
 // from the loaded module.
-import { bytesOf, clipped, describeValue, isCount, isDetached, isMapOrSet, lengthOf, lengthText, plainView } from './dtypes.js';
+import { bufferIsDetached, bytesOf, clipped, describeValue, isCount, isDetached, isMapOrSet, lengthOf, lengthText, plainView } from './dtypes.js';
 import { inputAddress, streamInput } from './feed.js';
 import {
   claimOutput, hardmaxOutput, markWinners, outProblem, outputArray, outputClass, readOutput, response, resultTensor, stagedOutput,
 } from './outputs.js';
 import { STAGING_BYTES, check, coreError, failWith, heap, isCoreError, opText, session } from './session.js';
-import { detachedText, listFaultText, readTensorLike } from './tensor.js';
+import { detachedText, listFaultText, readTensorLike, wasmTensorFrees } from './tensor.js';
 
 /** An Error for `problem` in a call of opType at opset, prefixed as the core prefixes its own. */
 export function nodeError(opType, opset, problem) {
@@ -89,16 +89,22 @@ export function runNodeOutput(opType, inputs, attributes, opset, options, amend)
   // caller's that still runs (a dims or list element read through a getter or a Proxy while the
   // request is written, a getter of option 'out') may not start another call, which would
   // overwrite them and could make this one answer wrong.
+  const frees = wasmTensorFrees.count;
   const { inputCount, tensors, attrs, problem } = readArguments(inputs, attributes, s.writer.limits.inputs, s.attributeNames);
   s.busy = true;
   try {
-    return runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out);
+    return runArguments(s, opType, opset, inputCount, tensors, attrs, frees === wasmTensorFrees.count ? problem : FREED_WHILE_READING, out);
   } catch (error) {
     throw amend !== undefined && isCoreError(error) ? amend(error) : error;
   } finally {
     s.busy = false;
   }
 }
+
+// A getter of the call's arguments (an attribute's, a later input's) disposed a wasmTensor: its
+// memory, which an input already read may view, is free for the module to reuse.
+const FREED_WHILE_READING =
+  'a wasmTensor was disposed while the call read its arguments (from a getter or a Proxy of them); the data it had read may be freed: dispose it after the call';
 
 // The version a call asks for, named without the core (before init(), or while it is busy) and
 // without running the caller's code (no String() of an object).
@@ -158,7 +164,7 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
   for (let k = 0; k < tensors.length; k += 1) {
     const t = tensors[k];
     if (t && (lengthOf(t.data) !== t.length || (t.length === 0 && isDetached(t.data))))
-      failWith(s, header, `input ${k}'s data changed size while the call read its arguments (its buffer was resized or detached)`);
+      failWith(s, header, `input ${k}'s data changed size while the call read its arguments (its buffer was resized or detached, or the wasm memory it views grew)`);
   }
   const input = tensors[0];
   // Small or resident inputs make the whole call one crossing into wasm (bindings' run()).
@@ -182,7 +188,8 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
 // allocations detached by growing the memory: a view of the same bytes in the new buffer, so the
 // rest of the call (streamed windows, an identity's copy) still reads it in place.
 function keepResidentView(s, input, at) {
-  if (lengthOf(input.data) !== 0 || input.length === 0) return;
+  const data = input.data;
+  if (lengthOf(data) !== 0 || (input.length === 0 && !bufferIsDetached(data))) return;
   input.data = new input.cls(heap(s).HEAPU8.buffer, at, input.length);
 }
 

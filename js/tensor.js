@@ -37,6 +37,9 @@ export function readTensorLike(x) {
 // The tensors wasmTensor() made whose dispose() has freed their memory (wasm-tensor.js); their
 // data getter throws, and an operator names them so.
 export const disposedWasmTensors = new WeakSet();
+// How many dispose() calls have freed memory so far: a call compares it before and after reading
+// its arguments, whose getters may free the data it has just read (engine.js: runNodeOutput).
+export const wasmTensorFrees = { count: 0 };
 
 // ort.Tensor's data getter throws for a tensor whose data is on a GPU or NPU (WebGPU or WebNN
 // outputs, preferredOutputLocation) or that was disposed; its `location` tells which. Read only

@@ -5,9 +5,7 @@
 import { DTYPES, bufferIsDetached, describeValue, dtypeOf, isList, lengthOf } from './dtypes.js';
 import { currentModule } from './module.js';
 import { session } from './session.js';
-import { Tensor, disposedWasmTensors, shapeOf } from './tensor.js';
-
-const CACHE_LINE_BYTES = 64; // the data starts on a line, as a staged input does (session.js)
+import { Tensor, disposedWasmTensors, shapeOf, wasmTensorFrees } from './tensor.js';
 
 // Not the caller's to construct: wasmTensor() makes them. Its prototype joins Tensor's below, so
 // `instanceof Tensor` holds and `size` is Tensor's, while `data` is a getter here, not a field.
@@ -20,13 +18,15 @@ class WasmTensor {
   #view; // the last view made of the memory: memory growth detaches it (its length reads 0)
 
   constructor(M, type, info, shape, length) {
+    const line = M.CACHE_LINE_BYTES; // the data starts on a line, as a staged input does (session.js)
     const bytes = length * info.bytes;
-    const block = bytes + CACHE_LINE_BYTES <= 0xffffffff ? M._malloc(bytes + CACHE_LINE_BYTES) : 0;
+    // (>>> 0: the raw export returns an i32, so a block at or above 2 GiB comes back negative)
+    const block = bytes + line <= 0xffffffff ? M._malloc(bytes + line) >>> 0 : 0;
     if (!block)
       throw new Error(`onnx-extrema: wasmTensor('${type}', ${JSON.stringify(shape)}): cannot allocate ${bytes} bytes in the module's wasm memory (at most 4 GiB in all)`);
     this.#M = M;
     this.#block = block;
-    this.#address = Math.ceil(block / CACHE_LINE_BYTES) * CACHE_LINE_BYTES;
+    this.#address = Math.ceil(block / line) * line;
     this.#length = length;
     this.#cls = info.array;
     this.#view = new info.array(M.HEAPU8.buffer, this.#address, length);
@@ -52,8 +52,8 @@ class WasmTensor {
 
   /**
    * Frees the data's memory: `data` throws after, and an operator given this tensor says it was
-   * disposed. A view kept from before still reaches the freed bytes: drop it. A second dispose()
-   * does nothing.
+   * disposed. Views of the data kept from before (and tensors made of them) still reach the freed
+   * bytes, which the module reuses: they must not be used after. A second dispose() does nothing.
    */
   dispose() {
     if (this.#block === 0) return;
@@ -62,6 +62,7 @@ class WasmTensor {
     this.#block = 0;
     this.#view = null;
     disposedWasmTensors.add(this); // (tensor.js: readTensorLike names it)
+    wasmTensorFrees.count += 1; // (engine.js: a call whose getters freed one stops before reading it)
   }
 }
 Object.setPrototypeOf(WasmTensor.prototype, Tensor.prototype);

@@ -230,7 +230,9 @@ test('misuse is an Error that names the problem, and the next call works', () =>
   const x = wasmTensor('float32', [2, 2]);
   x.data.set([1, 2, 4, 3]);
   // Its data as an `out` shares the module's memory.
-  throwsWith(() => reduceMax(x, { axes: [0, 1] }, { out: wasmTensor('float32', [1]).data }), /^ReduceMax version 20: .*out/);
+  const resident = wasmTensor('float32', [1]);
+  throwsWith(() => reduceMax(x, { axes: [0, 1] }, { out: resident.data }), /^ReduceMax version 20: .*out/);
+  resident.dispose();
   // Made or disposed inside a call (a getter of its dims): an Error, and the call's own Error.
   const y = wasmTensor('float32', [2]);
   const dims = [2, 2];
@@ -243,4 +245,40 @@ test('misuse is an Error that names the problem, and the next call works', () =>
   assert.deepEqual(Array.from(argMax(x, { axis: 1, keepdims: 0 }).data), [1n, 0n], 'the next call works');
   x.dispose();
   y.dispose();
+});
+
+test('a getter of the arguments that disposes a wasmTensor makes the call an Error, never a read of freed memory', () => {
+  const freedBy = (getter) => {
+    const x = wasmTensor('float32', [2, 3]);
+    x.data.set([9, 1, 1, 1, 1, 9]);
+    return { x, attributes: { get axis() { getter(x); return 0; } } };
+  };
+  const pattern = /^ArgMax version 13: a wasmTensor was disposed while the call read its arguments/;
+  const plain = freedBy((x) => x.dispose());
+  throwsWith(() => argMax(plain.x, plain.attributes), pattern);
+  // Its block taken at once by another tensor, which the call would have read in its place.
+  let other;
+  const reused = freedBy((x) => { x.dispose(); other = wasmTensor('float32', [2, 3]); other.data.fill(7); });
+  throwsWith(() => argMax(reused.x, reused.attributes), pattern);
+  const y = wasmTensor('float32', [2]);
+  y.data.set([100, 50]);
+  const axes = { type: 'int64', get data() { y.dispose(); return new BigInt64Array([0n]); }, dims: [1] };
+  throwsWith(() => runNode('ReduceMax', [y, axes], {}, 18), /^ReduceMax version 18: a wasmTensor was disposed while the call read its arguments/);
+  assert.deepEqual(Array.from(argMax(other, { axis: 1 }).data), [0n, 0n], 'the next call works');
+  other.dispose();
+});
+
+// Last: the memory stays over 2 GiB for the rest of this process (reserved, not touched).
+test('a wasmTensor above 2 GiB of memory (the raw allocator answers a negative i32 there)', () => {
+  const M = currentModule();
+  const filler = M._malloc(2 ** 31 + 2 ** 20) >>> 0; // the memory grows past 2 GiB
+  assert.ok(filler, 'the memory could grow past 2 GiB');
+  const t = wasmTensor('uint8', [filler + 64]); // more than all memory below the filler: it goes above
+  assert.ok(t.data.byteOffset >= 2 ** 31, `the tensor at ${t.data.byteOffset}`);
+  t.data[3] = 5;
+  t.data[filler] = 5;
+  assert.deepEqual(Array.from(argMax(t, { select_last_index: 1 }).data), [BigInt(filler)]);
+  assert.deepEqual(Array.from(reduceMax(t).data), [5]);
+  t.dispose();
+  M._free(filler);
 });

@@ -113,12 +113,15 @@ export function runChecks(ox) {
   // The float32 rows in a wasmTensor (allocated in the module's memory, read in place).
   attempt('wasmTensor', () => {
     const x = ox.wasmTensor('float32', [rows, cols]);
-    x.data.set(floats);
-    const want = reference(floats, rows, cols);
-    expect('argMax wasmTensor', ox.argMax(x, { axis: -1, keepdims: 0 }), 'int64', [rows], want.argMax, BigInt64Array);
-    expect('reduceMax wasmTensor', ox.reduceMax(x, { axes: [1], keepdims: 1 }), 'float32', [rows, 1], want.rowMax, Float32Array);
-    expect('hardmax wasmTensor', ox.hardmax(x), 'float32', [rows, cols], want.oneHot, Float32Array);
-    x.dispose();
+    try {
+      x.data.set(floats);
+      const want = reference(floats, rows, cols);
+      expect('argMax wasmTensor', ox.argMax(x, { axis: -1, keepdims: 0 }), 'int64', [rows], want.argMax, BigInt64Array);
+      expect('reduceMax wasmTensor', ox.reduceMax(x, { axes: [1], keepdims: 1 }), 'float32', [rows, 1], want.rowMax, Float32Array);
+      expect('hardmax wasmTensor', ox.hardmax(x), 'float32', [rows, cols], want.oneHot, Float32Array);
+    } finally {
+      x.dispose();
+    }
     checks += 1;
     if (!x.disposed) failures.push('wasmTensor: disposed is false after dispose()');
   });
