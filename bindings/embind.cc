@@ -131,18 +131,21 @@ int feed(uintptr_t data, double count) {
 }
 
 // A column tile at `data`, or part of one: columns [first_column, first_column + width) of reduced
-// rows [first_row, first_row + rows) of outer slice `outer_index`, packed row after row (response
-// word kTileWidthWord gives the width; the caller splits the rows where they outgrow its buffer).
-int feed_tile(uintptr_t data, double outer_index, double first_column, double width, double first_row, double rows) {
+// rows [first_row, first_row + rows) of outer slice `outer_index`, each row `row_stride` elements
+// after the last: packed in the staging buffer (row_stride = width; response word kTileWidthWord
+// gives the width, and the caller splits the rows where they outgrow its buffer), or read where
+// they lie in an input already in wasm memory (row_stride = inner).
+int feed_tile(uintptr_t data, double outer_index, double first_column, double width, double first_row, double rows,
+              double row_stride) {
   if (!g_ready ||
-      !(outer_index >= 0 && first_column >= 0 && width >= 0 && first_row >= 0 && rows >= 0 &&
-        outer_index + first_column + width + first_row + rows <= 9e15) ||
+      !(outer_index >= 0 && first_column >= 0 && width >= 0 && first_row >= 0 && rows >= 0 && row_stride >= width &&
+        outer_index + first_column + width + first_row + rows + row_stride <= 9e15) ||
       !g_execution.tile_is_next(static_cast<int64_t>(outer_index), static_cast<int64_t>(first_column),
                                 static_cast<int64_t>(width), static_cast<int64_t>(first_row), static_cast<int64_t>(rows)))
     return fail("onnx-extrema: input fed out of order (internal error)");
   g_execution.feed_tile(reinterpret_cast<const void*>(data), static_cast<int64_t>(outer_index),
                         static_cast<int64_t>(first_column), static_cast<int64_t>(width), static_cast<int64_t>(first_row),
-                        static_cast<int64_t>(rows));
+                        static_cast<int64_t>(rows), static_cast<int64_t>(row_stride));
   if (g_execution.windowed()) report_window();
   return 0;
 }

@@ -69,6 +69,7 @@ function feedTiles(s, input, width, drain) {
   const words = heap(s).HEAPF64;
   const h = s.step;
   const outer = words[h], reduce = words[h + 1], inner = words[h + 2];
+  if (bufferOf(input.data) === heap(s).HEAPU8.buffer) return feedTilesInPlace(s, input, width, drain, outer, reduce, inner);
   const { target, source, unit } = stagingSource(input);
   const rowStep = inner * unit;
   const parts = Math.ceil(reduce / Math.floor(STAGING_BYTES / (width * input.info.bytes)));
@@ -83,8 +84,23 @@ function feedTiles(s, input, width, drain) {
         let from = ((o * reduce + r0) * inner + c) * unit;
         for (let r = 0, to = staging / view.BYTES_PER_ELEMENT; r < rows; r += 1, from += rowStep, to += length)
           view.set(source.subarray(from, from + length), to);
-        check(M, M._feedTile(staging, o, c, w, r0, rows));
+        check(M, M._feedTile(staging, o, c, w, r0, rows, w));
       }
+      if (drain) drain();
+    }
+  }
+}
+
+// feedTiles of an input already in wasm memory (a wasmTensor): each tile's rows are read where
+// they lie, `inner` elements apart, all of them in one feed; nothing is copied.
+function feedTilesInPlace(s, input, width, drain, outer, reduce, inner) {
+  const { M } = s;
+  const size = input.info.bytes;
+  const address = byteOffsetOf(input.data);
+  for (let o = 0; o < outer; o += 1) {
+    for (let c = 0; c < inner; c += width) {
+      const w = Math.min(width, inner - c);
+      check(M, M._feedTile(address + (o * reduce * inner + c) * size, o, c, w, 0, reduce, inner));
       if (drain) drain();
     }
   }

@@ -395,10 +395,10 @@ bool Execution::tile_is_next(int64_t outer_index, int64_t first_column, int64_t 
 }
 
 void Execution::feed_tile(const void* data, int64_t outer_index, int64_t first_column, int64_t width, int64_t first_row,
-                          int64_t rows) {
+                          int64_t rows, int64_t row_stride) {
   if (windowed_ && first_row == 0) slide_window();
   const int64_t state = outer_index * plan_.inner + first_column - window_first_;
-  kernels_.columns(data, rows, width, width, first_row, best_.data() + state * input_size_,
+  kernels_.columns(data, rows, width, row_stride, first_row, best_.data() + state * input_size_,
                    reinterpret_cast<int32_t*>(index_.data()) + state);
   tile_width_ = width, tile_rows_fed_ = first_row + rows;
   if (tile_rows_fed_ < plan_.reduce) return;  // its states stay partial until its last rows

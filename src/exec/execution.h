@@ -82,7 +82,14 @@ class Execution {
   // holds, once per row. A tile's states are final once its last rows are fed.
   // Precondition: tile_is_next(outer_index, first_column, width, first_row, rows).
   void feed_tile(const void* data, int64_t outer_index, int64_t first_column, int64_t width, int64_t first_row,
-                 int64_t rows);
+                 int64_t rows) {
+    feed_tile(data, outer_index, first_column, width, first_row, rows, width);
+  }
+  // The same rows read where they lie, `row_stride` elements apart (>= width): the input itself,
+  // already in memory, with data at its element (outer_index, first_row, first_column) and
+  // row_stride = inner, so nothing is packed.
+  void feed_tile(const void* data, int64_t outer_index, int64_t first_column, int64_t width, int64_t first_row,
+                 int64_t rows, int64_t row_stride);
   // Whether that tile continues the input fed so far: a plan without prefix axes and with
   // inner > 1, tiles left to right within an outer slice, slices in order, and no wider than a
   // window; a tile's parts in order of rows, each starting where the last ended, and nothing

@@ -26,7 +26,7 @@ const numberOf = (type, v) => {
 function watchTiles(M) {
   const tiles = [];
   const original = M._feedTile;
-  M._feedTile = (at, o, c, w, r0, rows) => (tiles.push([o, c, w, r0, rows]), original.call(M, at, o, c, w, r0, rows));
+  M._feedTile = (at, o, c, w, r0, rows, stride) => (tiles.push([o, c, w, r0, rows]), original.call(M, at, o, c, w, r0, rows, stride));
   return { tiles, restore: () => void (M._feedTile = original) };
 }
 

@@ -110,6 +110,7 @@ const PATHS = [
   ['outputs read back in parts', 'ArgMax', 'float32', [3, 70000], { axis: 0, keepdims: 0 }, 13],
   ['a class map', 'ArgMax', 'float16', [1, 21, 128, 128], { axis: 1, keepdims: 0 }, 13],
   ['windowed state', 'ArgMax', 'float32', [2, 600000], { axis: 0, keepdims: 1 }, 13],
+  ['windowed column tiles', 'ArgMin', 'float16', [2, 3, 700, 1024], { axis: 1, keepdims: 0, select_last_index: 1 }, 13],
   ['windowed Hardmax', 'Hardmax', 'float32', [2, 600000], { axis: 0 }, 13],
   ['Hardmax, one-hot built in JS', 'Hardmax', 'bfloat16', [300, 1000], { axis: -1 }, 13],
   ['gathered windows', 'ReduceMax', 'int32', [2, 1100000, 2], { axes: [0, 2], keepdims: 0 }, 13],
@@ -149,6 +150,21 @@ for (const [path, op, type, dims, attrs, opset] of PATHS) {
     assert.ok(currentModule().HEAPU8.length > before, 'the memory grew');
   });
 }
+
+test('windowed column tiles read a wasmTensor where it lies: every tile in the tensor, its rows inner apart', () => {
+  const M = currentModule();
+  const dims = [2, 5, 1024, 1024]; // ArgMax over axis 1: 2M outputs, a windowed state
+  const t = wasmTensor('float32', dims);
+  t.data.forEach((_, i, a) => (a[i] = (i * 2654435761) % 1009));
+  const tiles = recordCalls(M, '_feedTile', () => argMax(t, { axis: 1 }));
+  assert.ok(tiles.length > 1, `${tiles.length} tiles`);
+  const begin = t.data.byteOffset, end = begin + t.data.byteLength;
+  for (const [at, , , w, , rows, stride] of tiles) {
+    assert.ok(at >= begin && at + ((rows - 1) * stride + w) * 4 <= end, `a tile at ${at} in [${begin}, ${end})`);
+    assert.equal(stride, 1024 * 1024);
+  }
+  t.dispose();
+});
 
 test('data is read again after memory growth, its values kept; a view kept from before is detached', () => {
   const M = currentModule();

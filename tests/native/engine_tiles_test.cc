@@ -81,7 +81,7 @@ std::vector<uint64_t> make_values(DType t, int64_t outer, int64_t reduce, int64_
 // listed in `flat_slices` are fed row-major instead, which the order rules allow at slice
 // boundaries. Each part sits in its own exactly sized heap block.
 std::vector<uint64_t> run_tiled(const ox::Plan& plan, const ref::Tensor& x, int64_t width, int64_t part_rows,
-                                const std::vector<bool>& flat_slices, ox::Execution& run) {
+                                const std::vector<bool>& flat_slices, bool in_place, ox::Execution& run) {
   REQUIRE(run.start(plan).is_ok());
   const int size = ref::element_size(x.dtype);
   const std::vector<uint8_t> bytes = tv::pack(x.dtype, x.bits);
@@ -105,7 +105,10 @@ std::vector<uint64_t> run_tiled(const ox::Plan& plan, const ref::Tensor& x, int6
           REQUIRE_FALSE(run.feed_accepts(1));
           REQUIRE(run.fed() == (o * inner + c) * reduce);
         }
-        run.feed_tile(stage::pack_tile(bytes.data(), plan, size, o, c, w, r0, rows).get(), o, c, w, r0, rows);
+        if (in_place)  // the rows where they lie in the whole input, inner elements apart (a wasmTensor's)
+          run.feed_tile(slice + (r0 * inner + c) * size, o, c, w, r0, rows, inner);
+        else
+          run.feed_tile(stage::pack_tile(bytes.data(), plan, size, o, c, w, r0, rows).get(), o, c, w, r0, rows);
       }
       REQUIRE(run.between_tiles() == (c + w < inner));
     }
@@ -129,14 +132,15 @@ ox::Plan resolved(const tb::Node& node) {
 // rows per part.
 void check_tiled(const Call& call, const ref::Tensor& x, int64_t width, int64_t part_rows, tv::Rng& rng,
                  ox::Execution& run) {
-  INFO(call.text << " tile width " << width << ", parts of " << part_rows << " rows");
+  const bool in_place = rng.chance(50);
+  INFO(call.text << " tile width " << width << ", parts of " << part_rows << " rows" << (in_place ? ", in place" : ", packed"));
   const ox::Plan plan = resolved(call.node);
   REQUIRE(plan.prefix_count == 0);
   // (An axis of one element makes one row of all the columns: outer 1, inner dims[0] * dims[2].)
   REQUIRE(plan.inner == (x.dims[1] == 1 ? x.dims[0] * x.dims[2] : x.dims[2]));
   std::vector<bool> flat(static_cast<size_t>(plan.outer));
   for (size_t o = 0; o < flat.size(); ++o) flat[o] = rng.chance(20);
-  const std::vector<uint64_t> tiled = run_tiled(plan, x, width, part_rows, flat, run);
+  const std::vector<uint64_t> tiled = run_tiled(plan, x, width, part_rows, flat, in_place, run);
   const th::Result rows = th::run(call.node, x, th::Chunks::random(rng.next()));
   REQUIRE(rows.status.is_ok());
   CHECK(th::mismatch(call.expected, rows.output) == "");
