@@ -138,8 +138,9 @@ int feed(uintptr_t data, double count) {
 int feed_tile(uintptr_t data, double outer_index, double first_column, double width, double first_row, double rows,
               double row_stride) {
   if (!g_ready ||
-      !(outer_index >= 0 && first_column >= 0 && width >= 0 && first_row >= 0 && rows >= 0 && row_stride >= width &&
-        outer_index + first_column + width + first_row + rows + row_stride <= 9e15) ||
+      !(outer_index >= 0 && first_column >= 0 && width >= 0 && first_row >= 0 && rows >= 0 &&
+        outer_index + first_column + width + first_row + rows <= 9e15) ||
+      !(row_stride == width || row_stride == static_cast<double>(g_execution.plan().inner)) ||
       !g_execution.tile_is_next(static_cast<int64_t>(outer_index), static_cast<int64_t>(first_column),
                                 static_cast<int64_t>(width), static_cast<int64_t>(first_row), static_cast<int64_t>(rows)))
     return fail("onnx-extrema: input fed out of order (internal error)");

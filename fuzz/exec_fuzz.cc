@@ -334,7 +334,10 @@ void feed_tiles(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, int 
         if (r0 > 0 && (ex.feed_accepts(1) || ex.tile_is_next(o, c, w, 0, rows) || ex.tile_is_next(o, c, w, r0 + 1, 1) ||
                        ex.final_states() != final_before))
           fail("a tile's parts out of order accepted, or states final inside a tile", std::to_string(r0));
-        ex.feed_tile(stage::pack_tile(x.bytes.data(), plan, size, o, c, w, r0, rows).get(), o, c, w, r0, rows);
+        if (small_int(in, 0, 1))  // where the rows lie in the whole input, inner apart (a wasmTensor's)
+          ex.feed_tile(x.bytes.data() + ((o * plan.reduce + r0) * plan.inner + c) * size, o, c, w, r0, rows, plan.inner);
+        else
+          ex.feed_tile(stage::pack_tile(x.bytes.data(), plan, size, o, c, w, r0, rows).get(), o, c, w, r0, rows);
         r0 += rows;
       }
       after(plan.reduce * w);

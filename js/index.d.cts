@@ -88,8 +88,9 @@ export type WasmTensorDataMap = { [T in TensorType]: T extends 'float16' ? Uint1
 
 /**
  * A Tensor whose data lives in the module's wasm memory (wasmTensor()): operators read it in place,
- * without copying it in. `data` is a view of that memory; memory growth (any call may grow it)
- * detaches earlier views, so read `data` again rather than keep one across calls.
+ * without copying it in (but for ReduceMax's gathered windows: README). `data` is a view of that
+ * memory; memory growth (any call may grow it) detaches earlier views, so read `data` again rather
+ * than keep one across calls. Views of it must not be used after dispose().
  */
 export interface WasmTensor<T extends TensorType = TensorType> extends Tensor<T, WasmTensorDataMap[T]> {
   /** Whether dispose() has freed the data's memory. */
