@@ -11,8 +11,8 @@ import test from 'node:test';
 import { argMax, argMin, hardmax, init, reduceMax, runNode, Tensor } from '../../js/index.mjs';
 import { currentModule } from '../../js/module.js';
 import { assertTensorEqual, prng } from './helpers.mjs';
-import { OPS, OP_NAMES, referenceNode } from './reference.mjs';
-import { POOLS, randomTensor } from './values.mjs';
+import { referenceNode } from './reference.mjs';
+import { POOLS, randomSmallCall, randomTensor } from './values.mjs';
 
 await init();
 
@@ -46,24 +46,7 @@ test('random runs with out: every operator, version and type, small shapes and k
   const rng = prng(20261128);
   let checked = 0;
   for (let n = 0; n < 1500; n += 1) {
-    const op = rng.pick(OP_NAMES);
-    const version = rng.pick(Object.keys(OPS[op]).map(Number));
-    const type = rng.pick(OPS[op][version].types);
-    const dims = n % 2 ? [rng.range(1, 3), rng.range(1, 40), rng.range(1, 12)] : [rng.range(0, 4), rng.range(1, 5)];
-    const x = randomTensor(rng, type, dims, POOLS[type]);
-    const inputs = [x];
-    const attrs = {};
-    if (op === 'ReduceMax') {
-      const axes = rng.pick([[1], [0], [0, 1], [-1], []]);
-      if (version >= 18) inputs.push(int64Tensor(axes));
-      else if (axes.length) attrs.axes = axes;
-      if (version >= 18 && rng.chance(0.3)) attrs.noop_with_empty_axes = 1;
-      attrs.keepdims = rng.int(2);
-    } else {
-      attrs.axis = rng.range(-2, 1);
-      if (op !== 'Hardmax') attrs.keepdims = rng.int(2);
-      if (op !== 'Hardmax' && version >= 12) attrs.select_last_index = rng.int(2);
-    }
+    const { op, version, type, dims, inputs, attrs } = randomSmallCall(rng, n);
     const where = `case ${n}: ${op} ${version} ${type} ${JSON.stringify(dims)} ${JSON.stringify(attrs)}`;
     if (checkWithOut(op, inputs, attrs, version, rng, where)) checked += 1;
   }

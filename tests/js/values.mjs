@@ -1,7 +1,7 @@
 // Value pools per dtype, as stored in the typed array (16-bit floats as bits): small pools make
 // ties likely, and each holds the type's edge values (NaN, ±0, ±inf, extremes, 2^53 + 1, ...).
 import { exactBits } from './exact-float.mjs';
-import { TYPES, bfloat16Value, float16Value } from './reference.mjs';
+import { OPS, OP_NAMES, TYPES, bfloat16Value, float16Value } from './reference.mjs';
 
 const FLOATS = [NaN, -Infinity, Infinity, -0, 0, 1, -1, 1.5, -2.5, 3, 1e-30, -7];
 const sixteen = (format, extra) => [...FLOATS.map((v) => exactBits(v, format)), ...extra];
@@ -45,4 +45,30 @@ export function randomTensor(rng, type, dims, pool = POOLS[type]) {
   const data = new TYPES[type].array(count);
   for (let i = 0; i < count; i += 1) data[i] = pool[rng.int(pool.length)];
   return { type, data, dims };
+}
+
+/**
+ * Call n of a run over every operator, version and accepted type, on small shapes (odd n: rank 3
+ * up to [3,40,12], kernel-shaped; even n: rank 2, some empty): { op, version, type, dims, inputs,
+ * attrs }, ReduceMax's axes as an attribute or an int64 input as its version takes them.
+ */
+export function randomSmallCall(rng, n) {
+  const op = rng.pick(OP_NAMES);
+  const version = rng.pick(Object.keys(OPS[op]).map(Number));
+  const type = rng.pick(OPS[op][version].types);
+  const dims = n % 2 ? [rng.range(1, 3), rng.range(1, 40), rng.range(1, 12)] : [rng.range(0, 4), rng.range(1, 5)];
+  const inputs = [randomTensor(rng, type, dims, POOLS[type])];
+  const attrs = {};
+  if (op === 'ReduceMax') {
+    const axes = rng.pick([[1], [0], [0, 1], [-1], []]);
+    if (version >= 18) inputs.push({ type: 'int64', data: BigInt64Array.from(axes, BigInt), dims: [axes.length] });
+    else if (axes.length) attrs.axes = axes;
+    if (version >= 18 && rng.chance(0.3)) attrs.noop_with_empty_axes = 1;
+    attrs.keepdims = rng.int(2);
+  } else {
+    attrs.axis = rng.range(-2, 1);
+    if (op !== 'Hardmax') attrs.keepdims = rng.int(2);
+    if (op !== 'Hardmax' && version >= 12) attrs.select_last_index = rng.int(2);
+  }
+  return { op, version, type, dims, inputs, attrs };
 }

@@ -9,8 +9,8 @@ import test from 'node:test';
 import { argMax, hardmax, init, reduceMax, runNode, Tensor, wasmTensor } from '../../js/index.mjs';
 import { currentModule, setModule } from '../../js/module.js';
 import { assertTensorEqual, prng, recordCalls } from './helpers.mjs';
-import { OPS, OP_NAMES, referenceNode } from './reference.mjs';
-import { POOLS, randomTensor } from './values.mjs';
+import { referenceNode } from './reference.mjs';
+import { POOLS, randomSmallCall, randomTensor } from './values.mjs';
 
 await init();
 
@@ -78,24 +78,7 @@ test('random runs on wasmTensor inputs: every operator, version and type, agains
   const rng = prng(20261201);
   let checked = 0;
   for (let n = 0; n < 1500; n += 1) {
-    const op = rng.pick(OP_NAMES);
-    const version = rng.pick(Object.keys(OPS[op]).map(Number));
-    const type = rng.pick(OPS[op][version].types);
-    const dims = n % 2 ? [rng.range(1, 3), rng.range(1, 40), rng.range(1, 12)] : [rng.range(0, 4), rng.range(1, 5)];
-    const x = randomTensor(rng, type, dims, POOLS[type]);
-    const inputs = [x];
-    const attrs = {};
-    if (op === 'ReduceMax') {
-      const axes = rng.pick([[1], [0], [0, 1], [-1], []]);
-      if (version >= 18) inputs.push(int64Tensor(axes));
-      else if (axes.length) attrs.axes = axes;
-      if (version >= 18 && rng.chance(0.3)) attrs.noop_with_empty_axes = 1;
-      attrs.keepdims = rng.int(2);
-    } else {
-      attrs.axis = rng.range(-2, 1);
-      if (op !== 'Hardmax') attrs.keepdims = rng.int(2);
-      if (op !== 'Hardmax' && version >= 12) attrs.select_last_index = rng.int(2);
-    }
+    const { op, version, type, dims, inputs, attrs } = randomSmallCall(rng, n);
     const where = `case ${n}: ${op} ${version} ${type} ${JSON.stringify(dims)} ${JSON.stringify(attrs)}`;
     if (checkResident(op, inputs, attrs, version, where)) checked += 1;
   }
