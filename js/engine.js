@@ -170,7 +170,7 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
   // Small or resident inputs make the whole call one crossing into wasm (bindings' run()).
   const at = inputAddress(s, input);
   const status = s.run(writer.count, at, at ? input.length : 0, s.staging, STAGING_BYTES);
-  if (at !== 0 && at !== s.staging) keepResidentView(s, input, at);
+  if (at !== 0 && input.address !== 0) keepResidentView(s, input);
   if (status === 1) {
     const message = writer.exactText(M._lastError());
     M._finish();
@@ -187,10 +187,10 @@ function runArguments(s, opType, opset, inputCount, tensors, attrs, problem, out
 // An input read in place (already in wasm memory: a wasmTensor's) whose view the crossing's
 // allocations detached by growing the memory: a view of the same bytes in the new buffer, so the
 // rest of the call (streamed windows, an identity's copy) still reads it in place.
-function keepResidentView(s, input, at) {
+function keepResidentView(s, input) {
   const data = input.data;
   if (lengthOf(data) !== 0 || (input.length === 0 && !bufferIsDetached(data))) return;
-  input.data = new input.cls(heap(s).HEAPU8.buffer, at, input.length);
+  input.data = new input.cls(heap(s).HEAPU8.buffer, input.address, input.length);
 }
 
 // What the request could not carry (wire.js: unreadable), named by whose list it is: a tensor's

@@ -5,7 +5,8 @@ import { bufferOf, byteOffsetOf, bytesOf, plainView } from './dtypes.js';
 import { STAGING_BYTES, check, heap, heapViewFor, typedArraySet } from './session.js';
 
 // Where the core can read the whole input at once: its own address when it already is in wasm
-// memory, the staging buffer (copied there) when it fits, else 0: it is streamed after prepare.
+// memory (kept as input.address, which the rest of the call reads it by), the staging buffer
+// (copied there) when it fits, else 0: it is streamed after prepare.
 export function inputAddress(s, input) {
   if (!input) return 0;
   const { staging } = s;
@@ -13,7 +14,7 @@ export function inputAddress(s, input) {
   const views = heap(s);
   // (the offset first: the buffer's getter is slower, and a heap view never starts at address 0)
   const offset = byteOffsetOf(data);
-  if (offset !== 0 && bufferOf(data) === views.HEAPU8.buffer) return offset;
+  if (offset !== 0 && bufferOf(data) === views.HEAPU8.buffer) return (input.address = offset);
   if (input.length * input.info.bytes > STAGING_BYTES) return 0;
   const view = heapViewFor(views, input.cls, input.info);
   if (view) typedArraySet.call(view, data, staging / input.info.bytes);
@@ -35,13 +36,12 @@ function stagingSource(input) {
 // `drain` (windowed state) reads the outputs each chunk made final.
 function feedInput(s, input, drain) {
   const { M, staging } = s;
-  const data = input.data;
   const size = input.info.bytes;
   const n = input.length;
   const per = Math.floor(STAGING_BYTES / size); // elements per chunk
-  if (bufferOf(data) === heap(s).HEAPU8.buffer) { // already in wasm memory: no copy; in chunks when windowed
+  if (input.address !== 0) { // already in wasm memory: no copy; in chunks when windowed
     const step = drain ? per : n;
-    const offset = byteOffsetOf(data);
+    const offset = input.address;
     for (let at = 0; at < n; at += step) {
       check(M, M._feed(offset + at * size, Math.min(step, n - at)));
       if (drain) drain();
@@ -69,7 +69,7 @@ function feedTiles(s, input, width, drain) {
   const words = heap(s).HEAPF64;
   const h = s.step;
   const outer = words[h], reduce = words[h + 1], inner = words[h + 2];
-  if (bufferOf(input.data) === heap(s).HEAPU8.buffer) return feedTilesInPlace(s, input, width, drain, outer, reduce, inner);
+  if (input.address !== 0) return feedTilesInPlace(s, input, width, drain, outer, reduce, inner);
   const { target, source, unit } = stagingSource(input);
   const rowStep = inner * unit;
   const parts = Math.ceil(reduce / Math.floor(STAGING_BYTES / (width * input.info.bytes)));
@@ -96,7 +96,7 @@ function feedTiles(s, input, width, drain) {
 function feedTilesInPlace(s, input, width, drain, outer, reduce, inner) {
   const { M } = s;
   const size = input.info.bytes;
-  const address = byteOffsetOf(input.data);
+  const address = input.address;
   for (let o = 0; o < outer; o += 1) {
     for (let c = 0; c < inner; c += width) {
       const w = Math.min(width, inner - c);

@@ -74,10 +74,11 @@ function readTensorParts(type, data, dims) {
   // checks that the length still holds once its request is written (getters of dims may resize).
   const length = lengthOf(data);
   if (length === 0 && isDetached(data)) return { problem: `has as data ${detachedText(data)}` };
-  if (dims === undefined) return { type, info, cls, data, length, dims: [length] };
+  // (`address`: where the data lies when it is already in wasm memory, else 0; feed.js: inputAddress)
+  if (dims === undefined) return { type, info, cls, data, length, dims: [length], address: 0 };
   if (!isList(dims))
     return { problem: `has dims ${describeValue(dims)}; dims must be an array of non-negative integers` };
-  return { type, info, cls, data, length, dims };
+  return { type, info, cls, data, length, dims, address: 0 };
 }
 
 // A bound far past any model's rank (the operators take 64 at most), below which copying dims is harmless.
@@ -87,18 +88,19 @@ export const MAX_TENSOR_RANK = 65536;
 // so a sparse Array of length 2^32 - 1 fails at entry 0 (copied whole first, it took 6 s to a
 // RangeError, or crashed the process). A loop, not Array.from(dims, Number): a Tensor made per
 // call of a small input cost that call about 0.28 us more than a plain { type, data, dims }.
-export function shapeOf(dims) {
+// `who` opens its Errors ('Tensor', or wasmTensor's).
+export function shapeOf(dims, who = 'Tensor') {
   const rank = listLength(dims);
   const fault = listFault(dims, rank);
-  if (fault) throw new Error(`Tensor: dims is ${listFaultText(dims, rank, fault)}`);
-  if (rank > MAX_TENSOR_RANK) throw new Error(`Tensor: dims has ${rank} entries, more than any tensor has (at most ${MAX_TENSOR_RANK})`);
+  if (fault) throw new Error(`${who}: dims is ${listFaultText(dims, rank, fault)}`);
+  if (rank > MAX_TENSOR_RANK) throw new Error(`${who}: dims has ${rank} entries, more than any tensor has (at most ${MAX_TENSOR_RANK})`);
   const shape = [];
   let size = 1;
   for (let i = 0; i < rank; i += 1) {
     const entry = dims[i];
     const d = typeof entry === 'symbol' ? NaN : Number(entry);
     if (!Number.isSafeInteger(d) || d < 0)
-      throw new Error(`Tensor: dims[${i}] is ${typeof entry === 'number' ? entry : describeValue(entry)}; dims must be non-negative integers`);
+      throw new Error(`${who}: dims[${i}] is ${typeof entry === 'number' ? entry : describeValue(entry)}; dims must be non-negative integers`);
     shape.push(d);
     size *= d;
   }

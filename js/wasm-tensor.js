@@ -85,12 +85,7 @@ export function wasmTensor(type, dims) {
   if (dims === undefined) throw new Error('onnx-extrema: wasmTensor(): dims are required (an array of non-negative integers)');
   if (!isList(dims)) throw new Error(`onnx-extrema: wasmTensor(): dims is ${describeValue(dims)}; dims must be an array of non-negative integers`);
   if (session()?.busy) throw new Error('onnx-extrema: wasmTensor() was called while an onnx-extrema call was running (from a getter or a Proxy of its arguments); make it outside that call');
-  let checked;
-  try {
-    checked = shapeOf(dims);
-  } catch (error) {
-    throw new Error(`onnx-extrema: wasmTensor(): ${error.message.replace(/^Tensor: /, '')}`);
-  }
+  const checked = shapeOf(dims, 'onnx-extrema: wasmTensor()');
   const tensor = new WasmTensor(M, type, info, checked.shape, checked.size);
   tensor.data.fill(info.array === BigInt64Array || info.array === BigUint64Array ? 0n : 0); // freed memory holds old bytes
   return tensor;
