@@ -18,7 +18,8 @@
 //   --out=DIR      where the results go (default bench/results/)
 // Each runtime runs in its own process (a page with --browser); for each case the controller asks
 // them in turn for a batch of samples, several rounds with the order rotated, so machine noise
-// falls on all alike. Cells are medians. Results: bench/results/latest.json and latest.md.
+// falls on all alike; on Linux each one-thread runtime's process runs round r on CPU r mod N
+// (lib/cpu-pinning.mjs: this project's VMs do not give their vCPUs equal speed). Cells are medians. Results: bench/results/latest.json and latest.md.
 import { execFileSync, fork, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeShape, findCases } from './lib/cases.mjs';
 import { fmtUs } from './lib/format.mjs';
+import { cpuPinning } from './lib/cpu-pinning.mjs';
 import { markdown, summarize } from './lib/report.mjs';
 import { supervise } from './lib/supervised.mjs';
 import { RUNTIMES } from './runtimes/registry.mjs';
@@ -181,6 +183,8 @@ async function main() {
     },
     cases: [],
   };
+  const pinning = opts.browser ? null : cpuPinning();
+  run.pinning = pinning ? `one-thread runtimes round r on CPU r mod ${pinning.cpus} (taskset); their cells are the mean of each CPU's median` : 'none';
   console.log(`bench: ${cases.length} cases × ${names.length} ${opts.browser ? 'pages' : 'processes'}, ${opts.rounds} rounds; load ${run.load.start.join(' ')}`);
 
   const browser = opts.browser ? await BROWSERS[opts.browser].open() : null;
@@ -219,15 +223,18 @@ async function main() {
         if (reports[i].status === 'fulfilled') Object.assign(entries, reports[i].value);
         else for (const column of RUNTIMES[p.name].columns) failed(p, column, reports[i].reason);
       });
-      for (const e of Object.values(entries)) if (e.status === 'ok') e.rounds = [];
+      for (const e of Object.values(entries)) if (e.status === 'ok') (e.rounds = []), (e.cpus = []);
       const live = columns.filter(({ column }) => entries[column]?.status === 'ok');
       for (let r = 0; r < opts.rounds; r += 1) {
         const order = live.map((_, i) => live[(i + r) % live.length]);
         for (const { proc, column } of order) {
           if (entries[column].status !== 'ok') continue;
+          const threads = RUNTIMES[proc.name].threads ?? 1;
+          const pinned = pinning !== null && proc.pid !== undefined && pinning.pin(proc.pid, r, threads);
           try {
             const { samples, perSample } = await proc.ask({ cmd: 'batch', column, budgetMs: opts.budgetMs, minSamples: opts.minSamples });
             entries[column].rounds.push(samples);
+            entries[column].cpus.push(pinned && threads === 1 ? pinning.cpuList(r) : null);
             entries[column].perSample = perSample; // the group may have grown (serve.mjs: batch)
           } catch (error) {
             failed(proc, column, error);
@@ -236,7 +243,7 @@ async function main() {
       }
       await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'teardown' })));
       const summary = Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, summarize(e)]));
-      run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), samples: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.rounds ?? null])) });
+      run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), samples: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.rounds ?? null])), cpus: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.cpus ?? null])) });
       const line = Object.entries(summary)
         .map(([n, s]) => `${n} ${s.status === 'ok' ? `${fmtUs(s.medianUs)}${s.check && s.check !== 'not checked (limit)' ? ' ✗' : ''}` : s.status}`)
         .join(', ');

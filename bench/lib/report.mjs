@@ -8,14 +8,27 @@ import { copyFloorUs } from './limits.mjs';
 import { sweepSection } from './sweep.mjs';
 import { goalOver, targetsSection } from './targets.mjs';
 
-/** Summary of one column in one case: median, per-round medians, check result. */
+/**
+ * Summary of one column in one case: median, per-round medians, check result. Rounds pinned to
+ * different CPUs (`entry.cpus[r]`, lib/cpu-pinning.mjs) give the mean of each CPU's median, as a
+ * process is as likely to run on either: the median of all samples would fall between the two
+ * CPUs' clusters, wherever the split of samples put it.
+ */
 export function summarize(entry) {
   if (!entry || entry.status !== 'ok') return { status: entry?.status ?? 'missing', reason: entry?.reason };
   const all = entry.rounds.flat();
   const rounds = entry.rounds.filter((r) => r.length).map(median);
+  const byCpu = {};
+  entry.rounds.forEach((samples, r) => {
+    const cpu = entry.cpus?.[r];
+    if (cpu !== undefined && cpu !== null && samples.length) (byCpu[cpu] ??= []).push(...samples);
+  });
+  const cpuMedians = Object.fromEntries(Object.entries(byCpu).map(([cpu, samples]) => [cpu, median(samples)]));
+  const perCpu = Object.values(cpuMedians);
   return {
     status: 'ok',
-    medianUs: median(all),
+    medianUs: perCpu.length > 1 ? perCpu.reduce((a, b) => a + b, 0) / perCpu.length : median(all),
+    ...(perCpu.length > 1 ? { cpuMedians } : {}),
     roundMin: Math.min(...rounds),
     roundMax: Math.max(...rounds),
     samples: all.length,
@@ -88,7 +101,7 @@ export function markdown(run) {
     `# onnx-extrema benchmark`,
     '',
     `Run ${run.startedAt} → ${run.endedAt}; ${run.rounds} rounds, order rotated each round; onnx-extrema ${m.commit}.`,
-    `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}${m.browser ? `; runtimes in pages of ${m.browser}${m.crossOriginIsolated ? ', cross-origin isolated' : ', NOT cross-origin isolated (one thread for ort, 100 µs timers)'}` : ''}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.`,
+    `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}${m.browser ? `; runtimes in pages of ${m.browser}${m.crossOriginIsolated ? ', cross-origin isolated' : ', NOT cross-origin isolated (one thread for ort, 100 µs timers)'}` : ''}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.${run.pinning && run.pinning !== 'none' ? ` Pinned: ${run.pinning}.` : ''}`,
     `Runtimes: ${Object.entries(run.runtimes).map(([k, v]) => `${k} = ${v}`).join('; ')}.`,
     '',
     run.set === 'sweep' ? sweepSection(run, goalOver) : targetsSection(run),

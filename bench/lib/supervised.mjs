@@ -72,6 +72,10 @@ export function supervise(start, name, timeoutMs) {
     get ready() {
       return ready;
     },
+    // The runtime's process id (a Node process's; a browser page has none), for CPU pinning.
+    get pid() {
+      return current?.child?.pid;
+    },
     get ended() {
       return endedBy !== null || current?.gone() === true;
     },
