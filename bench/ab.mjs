@@ -9,11 +9,13 @@
 // --processes=N runs the whole A/B in N fresh processes, one after another, and prints each case's
 // N ratios and their median: a process's timings can be bimodal (the same module read float16
 // ReduceMax over axis 0 of [1024,2048] at 171-176 or 257-265 us, process by process, on the Zen 5
-// host), so one process's ratio can mislead by as much.
+// host: the vCPU the process ran on, lib/cpu-pinning.mjs), so process p runs on CPU p mod N
+// where taskset can pin it, and each CPU has its share of the ratios.
 // --data=negative|positive|zeros|nan reshapes float inputs for the paths off the common one: every
 // value negative (log-probabilities) or non-negative (distances), every row's maximum a zero (a
 // third +0, the rest negative), or a NaN every 37 values.
 import { spawnSync } from 'node:child_process';
+import { cpuPinning } from './lib/cpu-pinning.mjs';
 import { makeInput } from './lib/data.mjs';
 
 const args = process.argv.slice(2);
@@ -22,8 +24,10 @@ if (PROCESSES > 1) {
   const self = new URL(import.meta.url).pathname;
   const rest = args.filter((a) => !a.startsWith('--processes='));
   const ratios = new Map(); // case -> ratios, in process order
+  const pinning = cpuPinning();
   for (let p = 0; p < PROCESSES; p += 1) {
-    const run = spawnSync(process.execPath, [self, ...rest], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const command = pinning ? ['taskset', '-c', pinning.cpuList(p), process.execPath] : [process.execPath];
+    const run = spawnSync(command[0], [...command.slice(1), self, ...rest], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     if (run.status !== 0) process.exit(run.status ?? 1);
     for (const line of run.stdout.trim().split('\n')) {
       const [label, ratio] = line.split(', other/this ');
