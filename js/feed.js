@@ -1,6 +1,7 @@
 // The input into wasm memory: whole into the staging buffer when it fits (or where it already is
 // in the heap), else streamed through it: row-major chunks, column tiles or gathered windows, as
 // the core's plan asks, each reduced while in cache.
+import { chunkPlacement } from './chunk-placement.js';
 import { bufferOf, byteOffsetOf, bytesOf, plainView } from './dtypes.js';
 import { STAGING_BYTES, check, heap, heapViewFor, typedArraySet } from './session.js';
 
@@ -49,11 +50,18 @@ function feedInput(s, input, drain) {
     return;
   }
   const { target, source, unit } = stagingSource(input);
+  const placement = chunkPlacement(bufferOf(input.data), byteOffsetOf(input.data), s.timesChunks);
   for (let at = 0; at < n; at += per) {
     const take = Math.min(per, n - at);
+    const c = placement.pick();
+    const timed = placement.timed() && take === per; // (a short last chunk is not timed)
+    const to = staging + placement.shift(c);
     const view = target(heap(s));
-    view.set(source.subarray(at * unit, (at + take) * unit), staging / view.BYTES_PER_ELEMENT);
-    check(M, M._feed(staging, take));
+    const part = source.subarray(at * unit, (at + take) * unit);
+    const start = timed ? performance.now() : 0;
+    view.set(part, to / view.BYTES_PER_ELEMENT);
+    if (timed) placement.record(c, performance.now() - start, take * size);
+    check(M, M._feed(to, take));
     if (drain) drain();
   }
 }

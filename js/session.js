@@ -1,5 +1,6 @@
 // The loaded module's session (what every call needs from it, read once), its heap views, and
 // the errors a call throws with the core's label for its operator and version.
+import { PLACEMENT_SLACK_BYTES, finelyTicking } from './chunk-placement.js';
 import { DTYPE_BY_CODE, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
 import { RequestWriter } from './wire.js';
@@ -20,7 +21,8 @@ function newSession(M) {
   // GB/s, bench/copy-offsets.mjs); large typed arrays start a few bytes past a page (16 in Node:
   // glibc's mmap'd blocks), and a staging buffer at 24 or 32 mod 4096 made ReduceMax over float32
   // [4096,1024] 3.3x slower end to end (6815 against 2074 us).
-  const block = M._malloc(STAGING_BYTES + PAGE_BYTES);
+  // (Streamed chunks go up to PLACEMENT_SLACK_BYTES past it: chunk-placement.js.)
+  const block = M._malloc(STAGING_BYTES + PAGE_BYTES + PLACEMENT_SLACK_BYTES);
   if (!block) throw new Error('onnx-extrema: cannot allocate the staging buffer');
   const staging = Math.ceil((block - PAGE_BYTES / 2) / PAGE_BYTES) * PAGE_BYTES + PAGE_BYTES / 2;
   return {
@@ -28,6 +30,9 @@ function newSession(M) {
     run: M._run,
     writer: new RequestWriter(M),
     staging,
+    // Whether the clock can time a staged chunk (chunk-placement.js); performance.now() is read
+    // as a global each time (an alias of it is slower to call in V8).
+    timesChunks: typeof globalThis.performance?.now === 'function' && finelyTicking(() => performance.now()),
     views: heapViews(M),
     response: M._responseAddress() / 8,
     step: M._responseAddress() / 8 + M.HARDMAX_WORDS, // outer, reduce, inner, Hardmax winners

@@ -48,14 +48,15 @@ test('ArgMax/ArgMin: staged and streamed inputs, outputs in one piece and in par
 });
 
 // Half a page away from the page offsets large typed arrays start at (js/session.js: memmove into a
-// destination 8-24 bytes past its source modulo 4 KiB ran over 10x slower), on a cache line.
+// destination 8-24 bytes past its source modulo 4 KiB ran over 10x slower), on a cache line, plus
+// the chunk's placement: 0, 16, 32 or 48 bytes for a source at offset 0 (js/chunk-placement.js).
 test('streamed chunks are fed from a staging buffer that starts half a page past a page boundary', async () => {
   await init();
   const M = currentModule();
   const fed = recordCalls(M, '_feed', () =>
     argMax(new Tensor('float32', values(3 * STAGING_FLOATS, 4), [(3 * STAGING_FLOATS) / 1024, 1024]), { axis: 0 }));
   assert.equal(fed.length, 3);
-  for (const [at] of fed) assert.equal(at % 4096, 2048, `staged at ${at}`);
+  for (const [at] of fed) assert.ok([2048, 2064, 2080, 2096].includes(at % 4096), `staged at ${at}`);
   assert.equal(M.CACHE_LINE_BYTES, 64);
 });
 
