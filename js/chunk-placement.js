@@ -10,8 +10,11 @@
 // cost is the least ns per byte seen, grown 2% at each of its own samples (an interruption only
 // slows a copy; a cost that is no longer met fades). Timed: a placement's first chunks, the
 // explorers and one chunk in TIME_EVERY (two clock reads cost about 0.11 us in Node, of a 5 us
-// copy). With a clock too coarse to time a copy (browsers give 5-100 us) a chunk goes to the
-// placement of a source on a page. Only where a chunk lies changes, never what is read.
+// copy). Where a chunk is not placed it goes to the staging buffer's start, on a line, as before:
+// with a clock too coarse to time a copy (browsers give 5-100 us), for a column plan (rows a
+// multiple of 4 KiB apart fall in one L1 set, and a 64-byte column group off a line spans two
+// lines of every row: docs/internals.md), and for a source off 16 bytes (placed with it, the
+// kernel's 16-byte loads would straddle lines). Only where a chunk lies changes, never what is read.
 
 export const PLACEMENT_SLACK_BYTES = 64; // the staging buffer's room beyond STAGING_BYTES
 const CANDIDATES = 4; // the source's address modulo 64: 0, 16, 32 or 48 (arrays are 16-byte aligned)
@@ -40,18 +43,18 @@ export function finelyTicking(now) {
 
 /**
  * The placement of the chunks of a streamed call whose source is `byteOffset` bytes into
- * `buffer`. Per chunk: `pick()` names the placement (0-3), `shift(c)` puts it that many bytes past
- * the staging buffer's start (a multiple of 16 plus the view's offset, so of the element size),
- * and where `timed()` says so (for the chunk just picked), `record(c, ms, bytes)` takes its copy's
- * time.
+ * `buffer` (`placeable`: see above). Per chunk: `pick()` names the placement (0-3, or -1: not
+ * placed), `shift(c)` puts it that many bytes past the staging buffer's start (a multiple of 16
+ * plus the view's offset, itself a multiple of 16; -1: 0), and where `timed()` says so (for the
+ * chunk just picked), `record(c, ms, bytes)` takes its copy's time.
  */
-export function chunkPlacement(buffer, byteOffset, canTime) {
-  let entry = canTime ? costs.get(buffer) : undefined;
-  if (canTime && entry === undefined) costs.set(buffer, (entry = { nsPerByte: new Array(CANDIDATES).fill(NaN), placed: 0 }));
+export function chunkPlacement(buffer, byteOffset, placeable) {
+  let entry = placeable ? costs.get(buffer) : undefined;
+  if (placeable && entry === undefined) costs.set(buffer, (entry = { nsPerByte: new Array(CANDIDATES).fill(NaN), placed: 0 }));
   let timing = false;
   return {
     pick() {
-      if (entry === undefined) return 0;
+      if (entry === undefined) return -1;
       const cost = entry.nsPerByte;
       const n = entry.placed++;
       const untried = cost.findIndex(Number.isNaN);
@@ -62,7 +65,7 @@ export function chunkPlacement(buffer, byteOffset, canTime) {
       return cost.indexOf(Math.min(...cost));
     },
     timed: () => timing,
-    shift: (c) => (c * 16 + byteOffset) % 64,
+    shift: (c) => (c < 0 ? 0 : (c * 16 + byteOffset) % 64),
     record(c, ms, bytes) {
       const sample = (ms * 1e6) / bytes;
       const cost = entry.nsPerByte;

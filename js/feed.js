@@ -50,7 +50,12 @@ function feedInput(s, input, drain) {
     return;
   }
   const { target, source, unit } = stagingSource(input);
-  const placement = chunkPlacement(bufferOf(input.data), byteOffsetOf(input.data), s.timesChunks);
+  const offset = byteOffsetOf(input.data);
+  // Placed only for the row kernels on a source on 16 bytes: a column plan's rows stay on lines
+  // (a 64-byte column group across two lines of every row: chunk-placement.js), and a chunk off
+  // 16 bytes would have its kernel's loads straddle lines.
+  const placeable = s.timesChunks && heap(s).HEAPF64[s.step + 2] === 1 && offset % 16 === 0;
+  const placement = chunkPlacement(bufferOf(input.data), offset, placeable);
   for (let at = 0; at < n; at += per) {
     const take = Math.min(per, n - at);
     const c = placement.pick();
