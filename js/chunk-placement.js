@@ -50,19 +50,19 @@ export function finelyTicking(now) {
  */
 export function chunkPlacement(buffer, byteOffset, placeable) {
   let entry = placeable ? costs.get(buffer) : undefined;
-  if (placeable && entry === undefined) costs.set(buffer, (entry = { nsPerByte: new Array(CANDIDATES).fill(NaN), placed: 0 }));
+  if (placeable && entry === undefined)
+    costs.set(buffer, (entry = { nsPerByte: new Array(CANDIDATES).fill(NaN), placed: 0, cheapest: -1 }));
   let timing = false;
   return {
     pick() {
       if (entry === undefined) return -1;
-      const cost = entry.nsPerByte;
       const n = entry.placed++;
-      const untried = cost.findIndex(Number.isNaN);
+      const untried = entry.cheapest < 0 ? entry.nsPerByte.findIndex(Number.isNaN) : -1;
       const exploring = n % EXPLORE_EVERY === EXPLORE_EVERY - 1;
       timing = untried >= 0 || exploring || n % TIME_EVERY === 0;
       if (untried >= 0) return untried;
       if (exploring) return Math.floor(n / EXPLORE_EVERY) % CANDIDATES;
-      return cost.indexOf(Math.min(...cost));
+      return entry.cheapest;
     },
     timed: () => timing,
     shift: (c) => (c < 0 ? 0 : (c * 16 + byteOffset) % 64),
@@ -70,6 +70,10 @@ export function chunkPlacement(buffer, byteOffset, placeable) {
       const sample = (ms * 1e6) / bytes;
       const cost = entry.nsPerByte;
       cost[c] = Number.isNaN(cost[c]) ? sample : Math.min(sample, cost[c] * FADE);
+      if (cost.some(Number.isNaN)) return; // (kept here, not found at each chunk's pick)
+      let cheapest = 0;
+      for (let k = 1; k < CANDIDATES; k += 1) if (cost[k] < cost[cheapest]) cheapest = k;
+      entry.cheapest = cheapest;
     },
   };
 }
