@@ -1,30 +1,37 @@
 // Where in the staging buffer a streamed chunk is copied to. memmove (TypedArray.prototype.set)
 // copies fastest when the destination lies at the source's offset modulo 64: on the Zen 5 host of
 // 2026-12-01, 16 MiB in 256 KiB chunks took 315 us so against 474 us 48 bytes off, and ReduceMax
-// over float32 [4096,1024] rows 1.25x less time end to end, all axes of [4096,4096] 1.3-1.4x. (From
+// over float32 [4096,1024] rows 1.20x less time end to end, all axes of [4096,4096] 1.28x. (From
 // a cold source, read from memory, the four placements copy alike; in cache too: it is the copy
 // from L3 that cares.) JS cannot see an array's address: Node's large arrays start 16 bytes past a
 // page (glibc's mmap'd blocks), an array from glibc's heap anywhere 16-byte aligned, a browser's
-// mostly on a page. So each buffer keeps a cost per placement, from timed copies, and its chunks
-// go to the cheapest, but for one in EXPLORE_EVERY, which tries the next placement in turn. A
-// cost is the least ns per byte seen, grown 2% at each of its own samples (an interruption only
-// slows a copy; a cost that is no longer met fades). Timed: a placement's first chunks, the
-// explorers and one chunk in TIME_EVERY (two clock reads cost about 0.11 us in Node, of a 5 us
-// copy). Where a chunk is not placed it goes to the staging buffer's start, on a line, as before:
-// with a clock too coarse to time a copy (browsers give 5-100 us), for a column plan (rows a
-// multiple of 4 KiB apart fall in one L1 set, and a 64-byte column group off a line spans two
-// lines of every row: docs/internals.md), and for a source off 16 bytes (placed with it, the
-// kernel's 16-byte loads would straddle lines). Only where a chunk lies changes, never what is read.
+// mostly on a page. So each source buffer keeps a cost per placement, from timed copies, and its
+// chunks go to the cheapest. A new buffer starts where the last settled buffer's chunks went
+// (arrays of one allocator tend to sit alike: a caller passing a new array each call gets the
+// placement from its first chunk), and until each placement has SAMPLES costs it tries one in
+// TRY_EVERY chunks there (every chunk, with nothing settled yet); then one chunk in EXPLORE_EVERY
+// tries the next placement in turn. A cost is the least ns per byte seen, grown 2% at each of its
+// own samples (an interruption or the staging buffer's first page faults only slow a copy; a cost
+// that is no longer met fades). Timed: the tries and one chunk in TIME_EVERY (two clock reads,
+// about 0.11 us in Node, of a 5 us copy). Not placed, a chunk goes to the staging buffer's start,
+// on a line, as before: with a clock too coarse to time a copy (Chromium's 5 us), for a column
+// plan (rows a multiple of 4 KiB apart fall in one L1 set, and a 64-byte column group off a line
+// spans two lines of every row: docs/internals.md), and for a source off 16 bytes (placed with
+// it, the kernel's 16-byte loads would straddle lines). Only where a chunk lies changes, never what
+// is read.
 
 export const PLACEMENT_SLACK_BYTES = 64; // the staging buffer's room beyond STAGING_BYTES
 const CANDIDATES = 4; // the source's address modulo 64: 0, 16, 32 or 48 (arrays are 16-byte aligned)
+const SAMPLES = 2; // per placement before the cheapest is chosen from them alone
+const TRY_EVERY = 8;
 const EXPLORE_EVERY = 64; // (one chunk in 16 cost a 16-chunk call about 3%)
 const TIME_EVERY = 8;
 const FADE = 1.02;
 
-// ArrayBuffer (or SharedArrayBuffer) -> its placements' costs (NaN: not timed yet) and its count
-// of chunks placed.
-const costs = new WeakMap();
+// ArrayBuffer (or SharedArrayBuffer) -> its placements' costs and samples, the cheapest (-1: none
+// yet), and its count of chunks placed.
+const entries = new WeakMap();
+let lastSettled = -1; // the placement the last buffer settled on
 
 // Whether `now` (ms) ticks finely enough to time a chunk's copy of a few microseconds: its
 // smallest step over three changes at most 1 us. At most 1000 reads (tens of microseconds): a
@@ -41,39 +48,61 @@ export function finelyTicking(now) {
   return smallest <= 0.001;
 }
 
+// The placement to try next (fewest samples first), or -1 when each has SAMPLES.
+function untried(entry) {
+  let c = -1;
+  for (let k = 0; k < CANDIDATES; k += 1) if (entry.samples[k] < SAMPLES && (c < 0 || entry.samples[k] < entry.samples[c])) c = k;
+  return c;
+}
+
 /**
- * The placement of the chunks of a streamed call whose source is `byteOffset` bytes into
- * `buffer` (`placeable`: see above). Per chunk: `pick()` names the placement (0-3, or -1: not
- * placed), `shift(c)` puts it that many bytes past the staging buffer's start (a multiple of 16
- * plus the view's offset, itself a multiple of 16; -1: 0), and where `timed()` says so (for the
- * chunk just picked), `record(c, ms, bytes)` takes its copy's time.
+ * The chunks of a streamed call whose source is `byteOffset` bytes into `buffer`. `clock`: a
+ * fine clock (ms) to time copies by, or null where chunks are not placed (see above).
+ * `copy(view, part, staging, whole)` copies `part` (a subarray of the source) into the heap
+ * view `view` somewhere in the staging buffer at `staging` and returns that address; `whole`:
+ * a full chunk (a short last one is not timed: its fixed costs weigh more a byte).
  */
-export function chunkPlacement(buffer, byteOffset, placeable) {
-  let entry = placeable ? costs.get(buffer) : undefined;
-  if (placeable && entry === undefined)
-    costs.set(buffer, (entry = { nsPerByte: new Array(CANDIDATES).fill(NaN), placed: 0, cheapest: -1 }));
-  let timing = false;
+export function chunkPlacement(buffer, byteOffset, clock) {
+  let entry;
+  if (clock !== null) {
+    entry = entries.get(buffer);
+    if (entry === undefined)
+      entries.set(buffer, (entry = { nsPerByte: new Array(CANDIDATES).fill(Infinity), samples: new Array(CANDIDATES).fill(0), cheapest: lastSettled, placed: 0 }));
+  }
+  // The placement of the next chunk, and whether its copy is timed.
+  const choose = () => {
+    const n = entry.placed++;
+    const next = entry.cheapest < 0 || n % TRY_EVERY === TRY_EVERY - 1 ? untried(entry) : -1;
+    if (next >= 0) return { c: next, timed: true };
+    if (n % EXPLORE_EVERY === EXPLORE_EVERY - 1) return { c: Math.floor(n / EXPLORE_EVERY) % CANDIDATES, timed: true };
+    return { c: entry.cheapest, timed: n % TIME_EVERY === 0 };
+  };
+  const record = (c, ms, bytes) => {
+    if (!(ms > 0 && ms < Infinity)) return; // a clock that did not move (or a patched one): no cost
+    const sample = (ms * 1e6) / bytes;
+    entry.nsPerByte[c] = Math.min(sample, entry.nsPerByte[c] * FADE);
+    entry.samples[c] += 1;
+    if (untried(entry) >= 0) return; // (kept here, not found at each chunk's pick)
+    let cheapest = 0;
+    for (let k = 1; k < CANDIDATES; k += 1) if (entry.nsPerByte[k] < entry.nsPerByte[cheapest]) cheapest = k;
+    entry.cheapest = lastSettled = cheapest;
+  };
   return {
-    pick() {
-      if (entry === undefined) return -1;
-      const n = entry.placed++;
-      const untried = entry.cheapest < 0 ? entry.nsPerByte.findIndex(Number.isNaN) : -1;
-      const exploring = n % EXPLORE_EVERY === EXPLORE_EVERY - 1;
-      timing = untried >= 0 || exploring || n % TIME_EVERY === 0;
-      if (untried >= 0) return untried;
-      if (exploring) return Math.floor(n / EXPLORE_EVERY) % CANDIDATES;
-      return entry.cheapest;
-    },
-    timed: () => timing,
-    shift: (c) => (c < 0 ? 0 : (c * 16 + byteOffset) % 64),
-    record(c, ms, bytes) {
-      const sample = (ms * 1e6) / bytes;
-      const cost = entry.nsPerByte;
-      cost[c] = Number.isNaN(cost[c]) ? sample : Math.min(sample, cost[c] * FADE);
-      if (cost.some(Number.isNaN)) return; // (kept here, not found at each chunk's pick)
-      let cheapest = 0;
-      for (let k = 1; k < CANDIDATES; k += 1) if (cost[k] < cost[cheapest]) cheapest = k;
-      entry.cheapest = cheapest;
+    copy(view, part, staging, whole) {
+      if (entry === undefined) {
+        view.set(part, staging / view.BYTES_PER_ELEMENT);
+        return staging;
+      }
+      const { c, timed } = choose();
+      const to = staging + ((c * 16 + byteOffset) % 64);
+      if (!(timed && whole)) {
+        view.set(part, to / view.BYTES_PER_ELEMENT);
+        return to;
+      }
+      const start = clock();
+      view.set(part, to / view.BYTES_PER_ELEMENT);
+      record(c, clock() - start, part.byteLength);
+      return to;
     },
   };
 }

@@ -50,22 +50,14 @@ function feedInput(s, input, drain) {
     return;
   }
   const { target, source, unit } = stagingSource(input);
-  const offset = byteOffsetOf(input.data);
-  // Placed only for the row kernels on a source on 16 bytes: a column plan's rows stay on lines
-  // (a 64-byte column group across two lines of every row: chunk-placement.js), and a chunk off
-  // 16 bytes would have its kernel's loads straddle lines.
-  const placeable = s.timesChunks && heap(s).HEAPF64[s.step + 2] === 1 && offset % 16 === 0;
-  const placement = chunkPlacement(bufferOf(input.data), offset, placeable);
+  const sourceOffset = byteOffsetOf(input.data);
+  const inner = heap(s).HEAPF64[s.step + 2]; // the plan's step: outer, reduce, inner
+  // Placed only for a row plan (inner 1) on a source on 16 bytes (chunk-placement.js says why).
+  const placed = inner === 1 && sourceOffset % 16 === 0;
+  const placement = chunkPlacement(bufferOf(input.data), sourceOffset, placed ? s.chunkClock : null);
   for (let at = 0; at < n; at += per) {
     const take = Math.min(per, n - at);
-    const c = placement.pick();
-    const timed = placement.timed() && take === per; // (a short last chunk is not timed)
-    const to = staging + placement.shift(c);
-    const view = target(heap(s));
-    const part = source.subarray(at * unit, (at + take) * unit);
-    const start = timed ? performance.now() : 0;
-    view.set(part, to / view.BYTES_PER_ELEMENT);
-    if (timed) placement.record(c, performance.now() - start, take * size);
+    const to = placement.copy(target(heap(s)), source.subarray(at * unit, (at + take) * unit), staging, take === per);
     check(M, M._feed(to, take));
     if (drain) drain();
   }

@@ -10,6 +10,13 @@ const PAGE_BYTES = 4096;
 
 let state = null; // the loaded module's session: see newSession
 
+// The clock that times a staged chunk's copy (chunk-placement.js), or null where there is none
+// fine enough. Bound now, so that a clock the caller patches in later never runs inside a call.
+function chunkClock() {
+  const now = typeof globalThis.performance?.now === 'function' ? globalThis.performance.now.bind(globalThis.performance) : null;
+  return now !== null && finelyTicking(now) ? now : null;
+}
+
 // What every call needs from the module, read once: a property of the Module object costs ~20 ns
 // per read (it has too many for V8's fast properties), a dozen of them per call.
 function newSession(M) {
@@ -22,7 +29,8 @@ function newSession(M) {
   // glibc's mmap'd blocks), and a staging buffer at 24 or 32 mod 4096 made ReduceMax over float32
   // [4096,1024] 3.3x slower end to end (6815 against 2074 us).
   // (Streamed chunks go up to PLACEMENT_SLACK_BYTES past it: chunk-placement.js.)
-  const block = M._malloc(STAGING_BYTES + PAGE_BYTES + PLACEMENT_SLACK_BYTES);
+  const blockBytes = STAGING_BYTES + PAGE_BYTES + PLACEMENT_SLACK_BYTES;
+  const block = M._malloc(blockBytes);
   if (!block) throw new Error('onnx-extrema: cannot allocate the staging buffer');
   const staging = Math.ceil((block - PAGE_BYTES / 2) / PAGE_BYTES) * PAGE_BYTES + PAGE_BYTES / 2;
   return {
@@ -30,9 +38,8 @@ function newSession(M) {
     run: M._run,
     writer: new RequestWriter(M),
     staging,
-    // Whether the clock can time a staged chunk (chunk-placement.js); performance.now() is read
-    // as a global each time (an alias of it is slower to call in V8).
-    timesChunks: typeof globalThis.performance?.now === 'function' && finelyTicking(() => performance.now()),
+    stagingBlock: { address: block >>> 0, bytes: blockBytes }, // (the tests check the slack)
+    chunkClock: chunkClock(),
     views: heapViews(M),
     response: M._responseAddress() / 8,
     step: M._responseAddress() / 8 + M.HARDMAX_WORDS, // outer, reduce, inner, Hardmax winners
