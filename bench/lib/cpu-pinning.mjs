@@ -1,8 +1,8 @@
 // Which CPU each runtime process runs a round on (Linux, `taskset`; Node processes only).
 // The VMs of this project do not give their two vCPUs equal speed: on the 2026-12-01 host the
 // kernels in cache ran 1.3-1.6x slower on CPU 0 than on CPU 1 (ReduceMax over float32 rows in
-// L2 7.3-7.9 against 4.5-5.0 us, in every process pinned there), while a copy-bound loop ran
-// alike on both. Unpinned, a process settles on one of them, so two runtimes in two processes
+// L2 7.6-8.3 against 5.0-5.2 us, in every process pinned there), while a copy-bound loop ran
+// alike on both; later the slower one changed from case to case (another tenant's load). Unpinned, a process settles on one of them, so two runtimes in two processes
 // could differ by that factor with nothing of their own (onnx-extrema and onnx-extrema-out, the
 // same work for a 16 KiB output: 776 against 593 us). Pinned, every one-thread runtime runs
 // round r on CPU r mod N, so each meets each CPU equally; a runtime of several threads (the
