@@ -89,20 +89,21 @@ export function chunkPlacement(buffer, byteOffset, clock) {
   };
   return {
     copy(view, part, staging, whole) {
-      if (entry === undefined) {
-        view.set(part, staging / view.BYTES_PER_ELEMENT);
-        return staging;
-      }
-      const { c, timed } = choose();
-      const to = staging + ((c * 16 + byteOffset) % 64);
-      if (!(timed && whole)) {
-        view.set(part, to / view.BYTES_PER_ELEMENT);
-        return to;
-      }
-      const start = clock();
+      const pick = entry === undefined ? null : choose();
+      const to = pick === null ? staging : staging + ((pick.c * 16 + byteOffset) % 64);
+      const timed = pick !== null && pick.timed && whole;
+      const start = timed ? clock() : 0;
       view.set(part, to / view.BYTES_PER_ELEMENT);
-      record(c, clock() - start, part.byteLength);
+      if (timed) record(pick.c, clock() - start, part.byteLength);
       return to;
     },
   };
+}
+
+// The clock to time copies by: performance.now, bound now (a clock the caller patches in later
+// never runs inside a call), where it ticks finely enough; else null, and chunks are not placed.
+export function chunkClock() {
+  const performance = globalThis.performance;
+  const now = typeof performance?.now === 'function' ? performance.now.bind(performance) : null;
+  return now !== null && finelyTicking(now) ? now : null;
 }

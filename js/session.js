@@ -1,6 +1,6 @@
 // The loaded module's session (what every call needs from it, read once), its heap views, and
 // the errors a call throws with the core's label for its operator and version.
-import { PLACEMENT_SLACK_BYTES, finelyTicking } from './chunk-placement.js';
+import { PLACEMENT_SLACK_BYTES, chunkClock } from './chunk-placement.js';
 import { DTYPE_BY_CODE, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
 import { RequestWriter } from './wire.js';
@@ -9,13 +9,6 @@ export const STAGING_BYTES = 256 * 1024; // (the tests read it here too)
 const PAGE_BYTES = 4096;
 
 let state = null; // the loaded module's session: see newSession
-
-// The clock that times a staged chunk's copy (chunk-placement.js), or null where there is none
-// fine enough. Bound now, so that a clock the caller patches in later never runs inside a call.
-function chunkClock() {
-  const now = typeof globalThis.performance?.now === 'function' ? globalThis.performance.now.bind(globalThis.performance) : null;
-  return now !== null && finelyTicking(now) ? now : null;
-}
 
 // What every call needs from the module, read once: a property of the Module object costs ~20 ns
 // per read (it has too many for V8's fast properties), a dozen of them per call.
