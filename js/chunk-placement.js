@@ -15,10 +15,14 @@
 // that is no longer met fades). Timed: the tries and one chunk in TIME_EVERY (two clock reads,
 // about 0.11 us in Node, of a 5 us copy). Not placed, a chunk goes to the staging buffer's start,
 // on a line, as before: with a clock too coarse to time a copy (Chromium's 5 us), for a column
-// plan (rows a multiple of 4 KiB apart fall in one L1 set, and a 64-byte column group off a line
-// spans two lines of every row: docs/internals.md), and for a source off 16 bytes (placed with
-// it, the kernel's 16-byte loads would straddle lines). Only where a chunk lies changes, never what
-// is read.
+// plan's row-major chunks (rows a multiple of 4 KiB apart fall in one L1 set, and a 64-byte column
+// group off a line spans two lines of every row: docs/internals.md), for column tiles whose rows
+// do not all lie alike modulo 64 (feed.js: tilesPlaceable), and for a source off 16 bytes (placed
+// with it, the kernel's 16-byte loads would straddle lines). A column tile is placed as a whole,
+// each row at its source row's offset modulo 64 (the core keeps a tile of more rows than L1 has
+// ways from rows a multiple of 4 KiB apart: execution.cc, column_tile_width): the [1,21,512,512]
+// map's tiles copied 1.13x faster so. Only where a
+// chunk lies changes, never what is read.
 
 export const PLACEMENT_SLACK_BYTES = 64; // the staging buffer's room beyond STAGING_BYTES
 const CANDIDATES = 4; // the source's address modulo 64: 0, 16, 32 or 48 (arrays are 16-byte aligned)
@@ -58,9 +62,10 @@ function untried(entry) {
 /**
  * The chunks of a streamed call whose source is `byteOffset` bytes into `buffer`. `clock`: a
  * fine clock (ms) to time copies by, or null where chunks are not placed (see above).
- * `copy(view, part, staging, whole)` copies `part` (a subarray of the source) into the heap
- * view `view` somewhere in the staging buffer at `staging` and returns that address; `whole`:
- * a full chunk (a short last one is not timed: its fixed costs weigh more a byte).
+ * `place(staging, bytes, whole, write)` picks where in the staging buffer at `staging` the next
+ * chunk of `bytes` bytes goes, has `write(to)` copy it there (a row-major chunk: one copy; a
+ * column tile: a copy per row) and returns that address; `whole`: a full chunk (a short last one
+ * is not timed: its fixed costs weigh more a byte).
  */
 export function chunkPlacement(buffer, byteOffset, clock) {
   let entry;
@@ -88,13 +93,13 @@ export function chunkPlacement(buffer, byteOffset, clock) {
     entry.cheapest = lastSettled = cheapest;
   };
   return {
-    copy(view, part, staging, whole) {
+    place(staging, bytes, whole, write) {
       const pick = entry === undefined ? null : choose();
       const to = pick === null ? staging : staging + ((pick.c * 16 + byteOffset) % 64);
       const timed = pick !== null && pick.timed && whole;
       const start = timed ? clock() : 0;
-      view.set(part, to / view.BYTES_PER_ELEMENT);
-      if (timed) record(pick.c, clock() - start, part.byteLength);
+      write(to);
+      if (timed) record(pick.c, clock() - start, bytes);
       return to;
     },
   };

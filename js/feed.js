@@ -57,7 +57,9 @@ function feedInput(s, input, drain) {
   const placement = chunkPlacement(bufferOf(input.data), sourceOffset, placed ? s.chunkClock : null);
   for (let at = 0; at < n; at += per) {
     const take = Math.min(per, n - at);
-    const to = placement.copy(target(heap(s)), source.subarray(at * unit, (at + take) * unit), staging, take === per);
+    const view = target(heap(s));
+    const part = source.subarray(at * unit, (at + take) * unit);
+    const to = placement.place(staging, take * size, take === per, (address) => view.set(part, address / view.BYTES_PER_ELEMENT));
     check(M, M._feed(to, take));
     if (drain) drain();
   }
@@ -76,8 +78,12 @@ function feedTiles(s, input, width, drain) {
   const outer = words[h], reduce = words[h + 1], inner = words[h + 2];
   if (input.address !== 0) return feedTilesInPlace(s, input, width, drain, outer, reduce, inner);
   const { target, source, unit } = stagingSource(input);
+  const size = input.info.bytes;
+  const sourceOffset = byteOffsetOf(input.data);
+  const placed = tilesPlaceable(sourceOffset, inner * size, width * size);
+  const placement = chunkPlacement(bufferOf(input.data), sourceOffset, placed ? s.chunkClock : null);
   const rowStep = inner * unit;
-  const parts = Math.ceil(reduce / Math.floor(STAGING_BYTES / (width * input.info.bytes)));
+  const parts = Math.ceil(reduce / Math.floor(STAGING_BYTES / (width * size)));
   const partRows = Math.ceil(reduce / parts);
   for (let o = 0; o < outer; o += 1) {
     for (let c = 0; c < inner; c += width) {
@@ -86,15 +92,24 @@ function feedTiles(s, input, width, drain) {
       for (let r0 = 0; r0 < reduce; r0 += partRows) {
         const rows = Math.min(partRows, reduce - r0);
         const view = target(heap(s));
-        let from = ((o * reduce + r0) * inner + c) * unit;
-        for (let r = 0, to = staging / view.BYTES_PER_ELEMENT; r < rows; r += 1, from += rowStep, to += length)
-          view.set(source.subarray(from, from + length), to);
-        check(M, M._feedTile(staging, o, c, w, r0, rows, w));
+        const first = ((o * reduce + r0) * inner + c) * unit;
+        const write = (address) => {
+          for (let r = 0, from = first, to = address / view.BYTES_PER_ELEMENT; r < rows; r += 1, from += rowStep, to += length)
+            view.set(source.subarray(from, from + length), to);
+        };
+        const at = placement.place(staging, rows * w * size, rows === partRows && w === width, write);
+        check(M, M._feedTile(at, o, c, w, r0, rows, w));
       }
       if (drain) drain();
     }
   }
 }
+
+// Whether column tiles are placed (chunk-placement.js): where every row of every tile starts at
+// the source's offset modulo 64, and so does each row in the staging buffer (a source on 16
+// bytes, rows inner elements apart, tiles width elements apart and wide: a last, narrower tile
+// then ends where the rows do).
+const tilesPlaceable = (sourceOffset, rowBytes, widthBytes) => sourceOffset % 16 === 0 && rowBytes % 64 === 0 && widthBytes % 64 === 0;
 
 // feedTiles of an input already in wasm memory (a wasmTensor): each tile's rows are read where
 // they lie, `inner` elements apart, all of them in one feed; nothing is copied.

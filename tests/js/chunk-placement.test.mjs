@@ -2,7 +2,7 @@
 // chunks go to the cheapest of four 16-byte placements as its timed copies say (each placement
 // timed twice first, a new buffer starting where the last settled one went), one chunk in 64
 // trying the next in turn; and a call gives the same answers whichever placement its chunks had,
-// for every element size and offset. The policy's tests run in order: the first sees no buffer
+// for every element size and offset, row-major chunks and column tiles alike. The policy's tests run in order: the first sees no buffer
 // settled yet.
 import assert from 'node:assert/strict';
 import test from 'node:test';
@@ -16,23 +16,20 @@ import { randomTensor } from './values.mjs';
 
 const STAGING = 1 << 20; // a made-up staging address (a multiple of 64, as the real one is)
 
-// A made-up heap view and clock: copying to placement c (at STAGING + (16c + offset) % 64) takes
-// costOf(c, n) ms, n counting the copies. Copies `chunks` whole chunks of one byte through a
-// placement; the placements they went to and which copies were timed.
+// A made-up copy and clock: copying to placement c (at STAGING + (16c + offset) % 64) takes
+// costOf(c, n) ms, n counting the copies. Places `chunks` whole chunks of one byte; the
+// placements they went to and which copies were timed.
 function drive(placement, offset, chunks, costOf) {
   let now = 0, n = 0, reads = 0;
   const clock = () => ((reads += 1), now);
-  const view = {
-    BYTES_PER_ELEMENT: 1,
-    set(_, at) {
-      const c = (((at - STAGING - offset) % 64) + 64) % 64 / 16;
-      now += costOf(c, n);
-    },
+  const write = (at) => {
+    const c = (((at - STAGING - offset) % 64) + 64) % 64 / 16;
+    now += costOf(c, n);
   };
   const picked = [], timed = [];
   for (n = 0; n < chunks; n += 1) {
     const before = reads;
-    const at = placement(clock).copy(view, { byteLength: 1 }, STAGING, true);
+    const at = placement(clock).place(STAGING, 1, true, write);
     assert.ok(at >= STAGING && at < STAGING + PLACEMENT_SLACK_BYTES);
     picked.push((((at - STAGING - offset) % 64) + 64) % 64 / 16);
     if (reads > before) timed.push(n);
@@ -52,7 +49,7 @@ test('chunk placement: with nothing settled, each placement timed twice, then th
   // timed: the tries, the explorers, and every eighth chunk
   assert.deepEqual(timed, [...Array(256).keys()].filter((n) => n < 8 || n % 64 === 63 || n % 8 === 0));
   // A later call on the same buffer, at another offset: the same placement, on the source's line.
-  const at = chunkPlacement(buffer, 48, () => 0).copy({ BYTES_PER_ELEMENT: 1, set() {} }, { byteLength: 1 }, STAGING, true);
+  const at = chunkPlacement(buffer, 48, () => 0).place(STAGING, 1, true, () => {});
   assert.equal(at - STAGING, (2 * 16 + 48) % 64);
 });
 
@@ -87,8 +84,8 @@ test('chunk placement: a clock that does not move records nothing; no clock, not
   assert.equal(new Set(picked).size <= 2, true, picked.join(','));
   // not placed (a coarse clock, a column plan, a source off 16 bytes): the staging buffer's start
   let calls = 0;
-  const view = { BYTES_PER_ELEMENT: 4, set: (_, at) => (calls += 1, assert.equal(at, STAGING / 4)) };
-  assert.equal(chunkPlacement(new ArrayBuffer(8), 32, null).copy(view, { byteLength: 4 }, STAGING, true), STAGING);
+  const write = (at) => (calls += 1, assert.equal(at, STAGING));
+  assert.equal(chunkPlacement(new ArrayBuffer(8), 32, null).place(STAGING, 4, true, write), STAGING);
   assert.equal(calls, 1);
 });
 
@@ -139,6 +136,43 @@ test('chunk placement: streamed calls read right at every placement, every eleme
         }
         if (axis === 1 && byteOffset % 16 === 0) {
           const placements = [0, 16, 32, 48].map((d) => (d + byteOffset) % 64);
+          assert.deepEqual([...new Set(shifts)].sort((a, b) => a - b), placements.sort((a, b) => a - b), `${where}: every placement met`);
+        } else {
+          assert.ok(shifts.every((d) => d === 0), `${where}: not placed, yet fed at ${shifts}`);
+        }
+      }
+    }
+  }
+});
+
+test('chunk placement: column tiles are placed whole where every row lies alike, and read right', async () => {
+  await init();
+  const M = currentModule();
+  const rng = prng(20261202);
+  const reduce = 21; // the tiles' rows: more than L1's ways, as a segmentation map's classes
+  for (const type of ['float32', 'float64', 'int8', 'float16', 'uint16']) {
+    const bytes = randomTensor(rng, type, [1]).data.BYTES_PER_ELEMENT;
+    // rows of 64 KiB (placed, at a source on 16 bytes; five tiles and a part of one) or 4
+    // elements more (not placed)
+    const rowElements = 65536 / bytes;
+    for (const inner of [rowElements, rowElements + 4]) {
+      for (const offset of [0, 16 / bytes, 48 / bytes, 1]) {
+        const whole = randomTensor(rng, type, [reduce * inner + offset]).data;
+        const x = { type, data: whole.subarray(offset, offset + reduce * inner), dims: [1, reduce, inner] };
+        const op = rng.pick(['ArgMax', 'ArgMin']);
+        const attrs = { axis: 1, keepdims: rng.pick([0, 1]) };
+        const where = `${op} ${type} [1,${reduce},${inner}] offset ${offset}`;
+        const expected = referenceNode(op, [x], attrs, 13);
+        assert.ok(expected.ok, where);
+        const placed = inner === rowElements && (offset * bytes) % 16 === 0;
+        const shifts = [];
+        for (let call = 0; call < (placed ? 10 : 1); call += 1) {
+          const tiles = recordCalls(M, '_feedTile', () => assertTensorEqual(runNode(op, [x], attrs, 13)[0], expected.output, `${where}, call ${call}`));
+          assert.ok(tiles.length >= 5, `${where}: fed as ${tiles.length} column tiles`);
+          shifts.push(...tiles.map(([at]) => at - session().staging));
+        }
+        if (placed) {
+          const placements = [0, 16, 32, 48].map((d) => (d + offset * bytes) % 64);
           assert.deepEqual([...new Set(shifts)].sort((a, b) => a - b), placements.sort((a, b) => a - b), `${where}: every placement met`);
         } else {
           assert.ok(shifts.every((d) => d === 0), `${where}: not placed, yet fed at ${shifts}`);
