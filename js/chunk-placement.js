@@ -15,8 +15,9 @@
 // that is no longer met fades). Timed: the tries and one chunk in TIME_EVERY (two clock reads,
 // about 0.11 us in Node, of a 5 us copy). Not placed, a chunk goes to the staging buffer's start,
 // on a line, as before: with a clock too coarse to time a copy (Chromium's 5 us), for a column
-// plan's row-major chunks (rows a multiple of 4 KiB apart fall in one L1 set, and a 64-byte column
-// group off a line spans two lines of every row: docs/internals.md), for column tiles whose rows
+// plan's row-major chunks of rows under 2 KiB or a multiple of 512 bytes apart (a 64-byte column
+// group off a line spans two lines of every row, and such rows share few L1 sets: feed.js,
+// columnChunksPlaceable; docs/internals.md), for column tiles whose rows
 // do not all lie alike modulo 64 (feed.js: tilesPlaceable), and for a source off 16 bytes (placed
 // with it, the kernel's 16-byte loads would straddle lines). A column tile is placed as a whole,
 // each row at its source row's offset modulo 64 (the core keeps a tile of more rows than L1 has
