@@ -14,16 +14,14 @@
 // own samples (an interruption or the staging buffer's first page faults only slow a copy; a cost
 // that is no longer met fades). Timed: the tries and one chunk in TIME_EVERY (two clock reads,
 // about 0.11 us in Node, of a 5 us copy). Not placed, a chunk goes to the staging buffer's start,
-// on a line, as before: with a clock too coarse to time a copy (Chromium's 5 us), for a column
-// plan's row-major chunks of rows under 2 KiB or a multiple of 512 bytes apart (a 64-byte column
-// group off a line spans two lines of every row, and such rows share few L1 sets: feed.js,
-// columnChunksPlaceable; docs/internals.md), for column tiles whose rows
-// do not all lie alike modulo 64 (feed.js: tilesPlaceable), and for a source off 16 bytes (placed
-// with it, the kernel's 16-byte loads would straddle lines). A column tile is placed as a whole,
-// each row at its source row's offset modulo 64 (the core keeps a tile of more rows than L1 has
-// ways from rows a multiple of 4 KiB apart: execution.cc, column_tile_width): the [1,21,512,512]
-// map's tiles copied 1.13x faster so. Only where a
-// chunk lies changes, never what is read.
+// on a line, as before: with a clock too coarse to time a copy (Chromium's 5 us); for a source
+// off 16 bytes (placed with it, the kernel's 16-byte loads would straddle lines); and for a column
+// plan's chunk or tile whose rows lie under 2 KiB or a multiple of 512 bytes apart in the staging
+// buffer (off a line a 64-byte column group spans two lines of every row, and such rows share few
+// L1 sets: feed.js, rowStridePlaceable; docs/internals.md), or, a tile, whose rows do not all lie
+// alike modulo 64 in the source (feed.js, tilesPlaceable). A column tile is placed as a whole,
+// each row at its source row's offset modulo 64: the [1,21,512,512] map's tiles copied 1.13x
+// faster so. Only where a chunk lies changes, never what is read.
 
 export const PLACEMENT_SLACK_BYTES = 64; // the staging buffer's room beyond STAGING_BYTES
 const CANDIDATES = 4; // the source's address modulo 64: 0, 16, 32 or 48 (arrays are 16-byte aligned)

@@ -33,15 +33,15 @@ function stagingSource(input) {
     : { target: (views) => views.HEAPU8, source: bytesOf(input.data), unit: input.info.bytes };
 }
 
-// Whether a column plan's row-major chunks are placed (chunk-placement.js), by its rows' bytes:
-// rows of 2 KiB or more, so that a chunk off a line reads at most one line more a row (a 64-byte
-// column group spans two), and not a multiple of 512 bytes apart, where few L1 sets hold every
-// row and the lines a sweep keeps thrash. Against chunks at the start, into { out }, 4
+// Whether the rows of a column plan's chunk or tile, `strideBytes` apart in the staging buffer,
+// may lie off a line (chunk-placement.js): rows of 2 KiB or more, so that a chunk off a line reads
+// at most one line more a row (a 64-byte column group spans two), and not a multiple of 512 bytes
+// apart, where few L1 sets hold every row and the lines a sweep keeps thrash. Against chunks at the start, into { out }, 4
 // processes: ArgMax over axis 1 of float32 [8,256,3136] 1.21-1.25x, float16 1.07-1.18x,
 // ReduceMax over axis 1 of [64,64,1000] 1.21-1.25x, [8,256,784] 1.04-1.12x; the rows left out
 // lost when placed: ReduceMax over axis 0 of [2048,96] (384 bytes) 0.87-0.92x, [2048,512] (2 KiB)
 // 0.86-0.93x, uint8 [4096,1024] and int32 [4096,256] (1 KiB) 0.87-0.92x.
-const columnChunksPlaceable = (rowBytes) => rowBytes >= 2048 && rowBytes % 512 !== 0;
+const rowStridePlaceable = (strideBytes) => strideBytes >= 2048 && strideBytes % 512 !== 0;
 
 // Streams the input through the staging buffer: copy a chunk, reduce it while it is in cache.
 // `drain` (windowed state) reads the outputs each chunk made final.
@@ -62,9 +62,9 @@ function feedInput(s, input, drain) {
   const { target, source, unit } = stagingSource(input);
   const sourceOffset = byteOffsetOf(input.data);
   const inner = heap(s).HEAPF64[s.step + 2]; // the plan's step: outer, reduce, inner
-  // Placed on a source on 16 bytes, unless a column plan's rows are a multiple of 4 KiB apart
-  // (chunk-placement.js says why).
-  const placed = sourceOffset % 16 === 0 && (inner === 1 || columnChunksPlaceable(inner * size));
+  // Placed on a source on 16 bytes: a row plan's chunks, and a column plan's where its rows may
+  // lie off a line.
+  const placed = sourceOffset % 16 === 0 && (inner === 1 || rowStridePlaceable(inner * size));
   const placement = chunkPlacement(bufferOf(input.data), sourceOffset, placed ? s.chunkClock : null);
   for (let at = 0; at < n; at += per) {
     const take = Math.min(per, n - at);
@@ -93,6 +93,7 @@ function feedTiles(s, input, width, drain) {
   const sourceOffset = byteOffsetOf(input.data);
   const placed = tilesPlaceable(sourceOffset, inner * size, width * size);
   const placement = chunkPlacement(bufferOf(input.data), sourceOffset, placed ? s.chunkClock : null);
+  const unplaced = chunkPlacement(null, 0, null); // a last, narrower tile whose rows may not lie off a line
   const rowStep = inner * unit;
   const parts = Math.ceil(reduce / Math.floor(STAGING_BYTES / (width * size)));
   const partRows = Math.ceil(reduce / parts);
@@ -108,7 +109,8 @@ function feedTiles(s, input, width, drain) {
           for (let r = 0, from = first, to = address / view.BYTES_PER_ELEMENT; r < rows; r += 1, from += rowStep, to += length)
             view.set(source.subarray(from, from + length), to);
         };
-        const at = placement.place(staging, rows * w * size, rows === partRows && w === width, write);
+        const where = w === width || rowStridePlaceable(w * size) ? placement : unplaced;
+        const at = where.place(staging, rows * w * size, rows === partRows && w === width, write);
         check(M, M._feedTile(at, o, c, w, r0, rows, w));
       }
       if (drain) drain();
@@ -119,8 +121,10 @@ function feedTiles(s, input, width, drain) {
 // Whether column tiles are placed (chunk-placement.js): where every row of every tile starts at
 // the source's offset modulo 64, and so does each row in the staging buffer (a source on 16
 // bytes, rows inner elements apart, tiles width elements apart and wide: a last, narrower tile
-// then ends where the rows do).
-const tilesPlaceable = (sourceOffset, rowBytes, widthBytes) => sourceOffset % 16 === 0 && rowBytes % 64 === 0 && widthBytes % 64 === 0;
+// then ends where the rows do), and the tiles' rows may lie off a line (rowStridePlaceable; a
+// last, narrower tile is checked on its own in feedTiles).
+const tilesPlaceable = (sourceOffset, rowBytes, widthBytes) =>
+  sourceOffset % 16 === 0 && rowBytes % 64 === 0 && widthBytes % 64 === 0 && rowStridePlaceable(widthBytes);
 
 // feedTiles of an input already in wasm memory (a wasmTensor): each tile's rows are read where
 // they lie, `inner` elements apart, all of them in one feed; nothing is copied.

@@ -611,9 +611,10 @@ struct ColumnScan {
   // 1 MiB apart in the [1,21,512,512] case). Input in cache (a staged chunk) keeps every row of
   // the call in one register pass, unless its rows alias in L1 (blocked_in_cache). Narrow lanes
   // merge rows once per pass: 16. The arg kinds of wider lanes read 8 a pass (bench/kernels.mjs
-  // against 4, from memory: ArgMax over the 21 channels of [1,21,512,512] float32 1.21-1.29x,
-  // float64 1.26x, int32 1.06x, Hardmax 1.03x); ReduceMax keeps 4 ([8,256,3136] over axis 1
-  // float32 0.68-0.77x at 8, int32 0.90x, float64 1.10x; [1024,1024] over axis 0 1.12-1.39x).
+  // against 4, from memory: ArgMax over the 21 channels of [1,21,512,512] float32 1.13-1.29x,
+  // float64 1.11-1.26x, int32 1.03-1.06x, Hardmax 1.03-1.05x); ReduceMax keeps 4 ([8,256,3136]
+  // over axis 1 float32 0.68-0.77x at 8, int32 0.90x, float64 1.10x; [1024,1024] over axis 0
+  // 1.12-1.39x).
   static constexpr int64_t kRowsPerPass = kRelative ? 16 : Index ? 8 : 4;
   static constexpr int64_t kCachedBytes = 256 * 1024;
   static constexpr int64_t kBlockColumns =
@@ -643,9 +644,10 @@ struct ColumnScan {
     const int64_t rows_per_pass = blocked ? kAliasingRowsPerPass : kRowsPerPass;
     if (rows <= rows_per_pass || (!blocked && rows * stride * static_cast<int64_t>(sizeof(Raw)) <= kCachedBytes))
       return sweep(x, rows, width, stride, first, best, index, &hint);
-    // Rows split over the fewest passes, as evenly as whole passes allow (21 rows: 7 + 7 + 7 at 8
-    // a pass; 4 + 4 + 4 + 4 + 4 + 1 at 4, a last row taking one_row's exact update; a split of
-    // 4 + 4 + 4 + 3 + 3 + 3 sends three passes under kFastRows to the exact way: seg float32 0.77x).
+    // Rows split over the fewest passes, ceil(rows / passes) a pass and the rest last (21 rows:
+    // 7 + 7 + 7 at 8 a pass; 4 + 4 + 4 + 4 + 4 + 1 at 4). A pass of fewer than kFastRows rows takes
+    // the exact way (one row: one_row), only slower: 21 rows at 4 a pass split 4 + 4 + 4 + 3 + 3 + 3
+    // ran the [1,21,512,512] map 0.77x.
     const int64_t passes = (rows + rows_per_pass - 1) / rows_per_pass, per_pass = (rows + passes - 1) / passes;
     for (int64_t j = 0; j < width;) {
       const int64_t w = width - j < kBlockColumns + kTile ? width - j : kBlockColumns;  // no sliver left

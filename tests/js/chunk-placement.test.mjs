@@ -82,7 +82,7 @@ test('chunk placement: a clock that does not move records nothing; no clock, not
   // every copy reads 0 ms: no cost is kept, so nothing settles; the chunks stay put
   const { picked } = drive(on(new ArrayBuffer(8), 0), 0, 40, () => 0);
   assert.equal(new Set(picked).size <= 2, true, picked.join(','));
-  // not placed (a coarse clock, a column plan, a source off 16 bytes): the staging buffer's start
+  // not placed (a coarse clock, rows that may not lie off a line, a source off 16 bytes): the start
   let calls = 0;
   const write = (at) => (calls += 1, assert.equal(at, STAGING));
   assert.equal(chunkPlacement(new ArrayBuffer(8), 32, null).place(STAGING, 4, true, write), STAGING);
@@ -187,5 +187,46 @@ test('chunk placement: column tiles are placed whole where every row lies alike,
         }
       }
     }
+  }
+});
+
+test('chunk placement: parted tiles, outer slices, and a last tile whose rows may not lie off a line', async () => {
+  await init();
+  const M = currentModule();
+  const rng = prng(20261203);
+  const { stagingBlock } = session();
+  const blockEnd = stagingBlock.address + stagingBlock.bytes;
+  const cases = [
+    // tiles of 4080 columns in 3 parts (14 + 14 + 12 rows), two outer slices; a last tile of 80
+    // columns (320-byte rows: at the start)
+    ['ReduceMax', [2, 40, 16400], { axes: [1] }, 4],
+    ['ArgMax', [2, 40, 16400], { axis: 1 }, 4],
+    ['Hardmax', [2, 40, 16400], { axis: 1 }, 4],
+    // tiles of 3120 columns and a last of 2048 (rows 8 KiB apart: at the start)
+    ['ArgMin', [1, 21, 8288], { axis: 1, keepdims: 0 }, 16],
+  ];
+  for (const [op, dims, attrs, calls] of cases) {
+    const x = randomTensor(rng, 'float32', dims); // a buffer of its own: on 16 bytes
+    const where = `${op} float32 [${dims}]`;
+    const expected = referenceNode(op, [x], attrs, 13);
+    assert.ok(expected.ok, where);
+    const shifts = new Set();
+    let parted = false, outer = false, last = false;
+    for (let call = 0; call < calls; call += 1) {
+      const tiles = recordCalls(M, '_feedTile', () => assertTensorEqual(runNode(op, [x], attrs, 13)[0], expected.output, `${where}, call ${call}`));
+      const width = Math.max(...tiles.map((t) => t[3]));
+      for (const [at, o, , w, r0, rows] of tiles) {
+        assert.ok(at + rows * w * 4 <= blockEnd, `${where}: a tile past the staging block`);
+        const shift = at - session().staging;
+        if (w === width) shifts.add(shift);
+        else (last = true), assert.equal(shift, 0, `${where}: the last tile (${w} columns) placed at ${shift}`);
+        parted ||= r0 > 0;
+        outer ||= o > 0;
+      }
+    }
+    assert.deepEqual([...shifts].sort((a, b) => a - b), [0, 16, 32, 48], `${where}: every placement met`);
+    assert.ok(last, `${where}: a last, narrower tile`);
+    assert.equal(parted, dims[1] === 40, `${where}: tiles in parts`);
+    assert.equal(outer, dims[0] === 2, `${where}: two outer slices`);
   }
 });

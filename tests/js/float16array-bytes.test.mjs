@@ -14,6 +14,7 @@ class StandInFloat16Array extends Int16Array {}
 globalThis.Float16Array = StandInFloat16Array;
 const { init, runNode } = await import('../../js/index.mjs');
 const { currentModule } = await import('../../js/module.js');
+const { session } = await import('../../js/session.js');
 const { WINDOW_ABOVE_BYTES, checkAgainstReference, prng, recordCalls } = await import('./helpers.mjs');
 const { POOLS } = await import('./values.mjs');
 
@@ -68,6 +69,17 @@ test('a Float16Array input as column tiles copied as bytes', async () => {
     checkStandIn('ReduceMax', x, dims, [axesInput(1)], { keepdims: 0 }, 18, 'ReduceMax [2, 5, 90001] axes [1]');
   });
   assert.ok(tiles.length > 0, 'the tiled path was taken');
+  // Tiles whose rows lie alike modulo 64 are placed off the staging buffer's start
+  // (chunk-placement.js): copied as bytes there too.
+  const placedDims = [1, 21, 32768];
+  const placedX = bits(21 * 32768, rng);
+  const placed = recordCalls(M, '_feedTile', () => {
+    for (let call = 0; call < 4; call += 1) {
+      checkStandIn('ArgMax', placedX, placedDims, [], { axis: 1 }, 13, `ArgMax [1, 21, 32768] axis 1, call ${call}`, call === 0);
+      checkStandIn('ArgMin', placedX, placedDims, [], { axis: 1, keepdims: 0 }, 13, `ArgMin [1, 21, 32768] axis 1, call ${call}`, call === 0);
+    }
+  });
+  assert.ok(placed.some(([at]) => at !== session().staging), 'tiles placed off the staging buffer\'s start');
 });
 
 test('a Float16Array input gathered as bytes (windowed multi-axis ReduceMax)', async () => {

@@ -161,6 +161,15 @@ void cache_blocked() {
           for (int n = 0; n < 5; ++n) buf.data[rng() % static_cast<uint64_t>(rows * width)] = nans<D>()[n % nans<D>().size()];
         check_grid<D>(buf.data, rows, width, width, rng, "cache-blocked");
       }
+  // Row counts whose last pass is short (8 a pass for the arg kinds of 4- and 8-byte lanes: 43 ends
+  // with 3 rows, 50 with 2, 57 with 1; 4 a pass for ReduceMax: 3, 2, 1), beyond the cache there.
+  for (int64_t rows : {43, 50, 57}) {
+    const int64_t width = Arg::kBlockColumns + 1;
+    Shifted<RawOf<D>> buf(rows * width, 1);
+    for (int64_t e = 0; e < rows * width; ++e) buf.data[e] = random_value<D>(rng, static_cast<Mix>(e % 3));
+    if constexpr (has_nan<D>()) buf.data[rng() % static_cast<uint64_t>(rows * width)] = nans<D>()[0];
+    check_grid<D>(buf.data, rows, width, width, rng, "cache-blocked, a short last pass");
+  }
 }
 
 // Rows a multiple of 4 KiB apart in a staged-size call: ReduceMax walks them blocked (8 rows a
