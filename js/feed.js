@@ -36,11 +36,11 @@ function stagingSource(input) {
 // Whether the rows of a column plan's chunk or tile, `strideBytes` apart in the staging buffer,
 // may lie off a line (chunk-placement.js): rows of 2 KiB or more, so that a chunk off a line reads
 // at most one line more a row (a 64-byte column group spans two), and not a multiple of 512 bytes
-// apart, where few L1 sets hold every row and the lines a sweep keeps thrash. Against chunks at the start, into { out }, 4
-// processes: ArgMax over axis 1 of float32 [8,256,3136] 1.21-1.25x, float16 1.07-1.18x,
-// ReduceMax over axis 1 of [64,64,1000] 1.21-1.25x, [8,256,784] 1.04-1.12x; the rows left out
-// lost when placed: ReduceMax over axis 0 of [2048,96] (384 bytes) 0.87-0.92x, [2048,512] (2 KiB)
-// 0.86-0.93x, uint8 [4096,1024] and int32 [4096,256] (1 KiB) 0.87-0.92x.
+// apart, where few L1 sets hold every row and the lines a sweep keeps thrash. Against chunks at
+// the start, into { out }, 4 processes: ArgMax over axis 1 of float32 [8,256,3136] 1.21-1.25x,
+// float16 1.07-1.18x, ReduceMax over axis 1 of [64,64,1000] 1.21-1.25x, [8,256,784] 1.04-1.12x;
+// the rows left out lost when placed: ReduceMax over axis 0 of [2048,96] (384 bytes) 0.87-0.92x,
+// [2048,512] (2 KiB) 0.86-0.93x, uint8 [4096,1024] and int32 [4096,256] (1 KiB) 0.87-0.92x.
 const rowStridePlaceable = (strideBytes) => strideBytes >= 2048 && strideBytes % 512 !== 0;
 
 // Streams the input through the staging buffer: copy a chunk, reduce it while it is in cache.
