@@ -60,7 +60,8 @@ function untried(entry) {
 
 /**
  * The chunks of a streamed call whose source is `byteOffset` bytes into `buffer`. `clock`: a
- * fine clock (ms) to time copies by, or null where chunks are not placed (see above).
+ * fine clock (ms) to time copies by, or null where chunks are not placed (see above); a source
+ * off 16 bytes is not placed either.
  * `place(staging, bytes, whole, write)` picks where in the staging buffer at `staging` the next
  * chunk of `bytes` bytes goes, has `write(to)` copy it there (a row-major chunk: one copy; a
  * column tile: a copy per row) and returns that address; `whole`: a full chunk (a short last one
@@ -68,7 +69,7 @@ function untried(entry) {
  */
 export function chunkPlacement(buffer, byteOffset, clock) {
   let entry;
-  if (clock !== null) {
+  if (clock !== null && byteOffset % 16 === 0) {
     entry = entries.get(buffer);
     if (entry === undefined)
       entries.set(buffer, (entry = { nsPerByte: new Array(CANDIDATES).fill(Infinity), samples: new Array(CANDIDATES).fill(0), cheapest: lastSettled, placed: 0 }));

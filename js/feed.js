@@ -43,6 +43,11 @@ function stagingSource(input) {
 // [2048,512] (2 KiB) 0.86-0.93x, uint8 [4096,1024] and int32 [4096,256] (1 KiB) 0.87-0.92x.
 const rowStridePlaceable = (strideBytes) => strideBytes >= 2048 && strideBytes % 512 !== 0;
 
+// Where an input's streamed chunks go (chunk-placement.js): placed where `placeable` and the
+// session's clock can time a copy, else at the staging buffer's start.
+const placementOf = (s, input, placeable) =>
+  chunkPlacement(bufferOf(input.data), byteOffsetOf(input.data), placeable ? s.chunkClock : null);
+
 // Streams the input through the staging buffer: copy a chunk, reduce it while it is in cache.
 // `drain` (windowed state) reads the outputs each chunk made final.
 function feedInput(s, input, drain) {
@@ -60,12 +65,9 @@ function feedInput(s, input, drain) {
     return;
   }
   const { target, source, unit } = stagingSource(input);
-  const sourceOffset = byteOffsetOf(input.data);
   const inner = heap(s).HEAPF64[s.step + 2]; // the plan's step: outer, reduce, inner
-  // Placed on a source on 16 bytes: a row plan's chunks, and a column plan's where its rows may
-  // lie off a line.
-  const placed = sourceOffset % 16 === 0 && (inner === 1 || rowStridePlaceable(inner * size));
-  const placement = chunkPlacement(bufferOf(input.data), sourceOffset, placed ? s.chunkClock : null);
+  // Placed: a row plan's chunks, and a column plan's where its rows may lie off a line.
+  const placement = placementOf(s, input, inner === 1 || rowStridePlaceable(inner * size));
   for (let at = 0; at < n; at += per) {
     const take = Math.min(per, n - at);
     const view = target(heap(s));
@@ -90,10 +92,8 @@ function feedTiles(s, input, width, drain) {
   if (input.address !== 0) return feedTilesInPlace(s, input, width, drain, outer, reduce, inner);
   const { target, source, unit } = stagingSource(input);
   const size = input.info.bytes;
-  const sourceOffset = byteOffsetOf(input.data);
-  const placed = tilesPlaceable(sourceOffset, inner * size, width * size);
-  const placement = chunkPlacement(bufferOf(input.data), sourceOffset, placed ? s.chunkClock : null);
-  const unplaced = chunkPlacement(null, 0, null); // a last, narrower tile whose rows may not lie off a line
+  const placement = placementOf(s, input, tilesPlaceable(inner * size, width * size));
+  const unplaced = placementOf(s, input, false); // a last, narrower tile whose rows may not lie off a line
   const rowStep = inner * unit;
   const parts = Math.ceil(reduce / Math.floor(STAGING_BYTES / (width * size)));
   const partRows = Math.ceil(reduce / parts);
@@ -109,7 +109,7 @@ function feedTiles(s, input, width, drain) {
           for (let r = 0, from = first, to = address / view.BYTES_PER_ELEMENT; r < rows; r += 1, from += rowStep, to += length)
             view.set(source.subarray(from, from + length), to);
         };
-        const where = w === width || rowStridePlaceable(w * size) ? placement : unplaced;
+        const where = rowStridePlaceable(w * size) ? placement : unplaced;
         const at = where.place(staging, rows * w * size, rows === partRows && w === width, write);
         check(M, M._feedTile(at, o, c, w, r0, rows, w));
       }
@@ -119,12 +119,11 @@ function feedTiles(s, input, width, drain) {
 }
 
 // Whether column tiles are placed (chunk-placement.js): where every row of every tile starts at
-// the source's offset modulo 64, and so does each row in the staging buffer (a source on 16
-// bytes, rows inner elements apart, tiles width elements apart and wide: a last, narrower tile
-// then ends where the rows do), and the tiles' rows may lie off a line (rowStridePlaceable; a
-// last, narrower tile is checked on its own in feedTiles).
-const tilesPlaceable = (sourceOffset, rowBytes, widthBytes) =>
-  sourceOffset % 16 === 0 && rowBytes % 64 === 0 && widthBytes % 64 === 0 && rowStridePlaceable(widthBytes);
+// the source's offset modulo 64, and so does each row in the staging buffer (rows inner elements
+// apart, tiles width elements apart and wide: a last, narrower tile then ends where the rows do),
+// and the tiles' rows may lie off a line (rowStridePlaceable; a last, narrower tile is checked on
+// its own in feedTiles).
+const tilesPlaceable = (rowBytes, widthBytes) => rowBytes % 64 === 0 && widthBytes % 64 === 0 && rowStridePlaceable(widthBytes);
 
 // feedTiles of an input already in wasm memory (a wasmTensor): each tile's rows are read where
 // they lie, `inner` elements apart, all of them in one feed; nothing is copied.

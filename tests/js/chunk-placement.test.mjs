@@ -38,6 +38,22 @@ function drive(placement, offset, chunks, costOf) {
 }
 const on = (buffer, offset) => (clock) => chunkPlacement(buffer, offset, clock);
 
+// One call checked against the reference, and the calls of the core's `hook` ('_feed' or
+// '_feedTile': an address first) it made.
+const fedBy = (M, hook, op, x, attrs, expected, where) =>
+  recordCalls(M, hook, () => assertTensorEqual(runNode(op, [x], attrs, 13)[0], expected.output, where));
+
+// Where placed, the chunks met every placement (16-byte steps on the source's offset modulo 64);
+// else all of them went to the staging buffer's start. `shifts`: addresses past the start.
+function assertPlacements(shifts, placed, byteOffset, where) {
+  if (placed) {
+    const placements = [0, 16, 32, 48].map((d) => (d + byteOffset) % 64).sort((a, b) => a - b);
+    assert.deepEqual([...new Set(shifts)].sort((a, b) => a - b), placements, `${where}: every placement met`);
+  } else {
+    assert.ok(shifts.every((d) => d === 0), `${where}: not placed, yet fed at ${shifts}`);
+  }
+}
+
 test('chunk placement: with nothing settled, each placement timed twice, then the cheapest', () => {
   const buffer = new ArrayBuffer(64);
   const cost = [3, 2, 1.5, 2.5]; // placement 2 the cheapest
@@ -86,7 +102,8 @@ test('chunk placement: a clock that does not move records nothing; no clock, not
   let calls = 0;
   const write = (at) => (calls += 1, assert.equal(at, STAGING));
   assert.equal(chunkPlacement(new ArrayBuffer(8), 32, null).place(STAGING, 4, true, write), STAGING);
-  assert.equal(calls, 1);
+  assert.equal(chunkPlacement(new ArrayBuffer(8), 8, () => 0).place(STAGING, 4, true, write), STAGING); // off 16 bytes
+  assert.equal(calls, 2);
 });
 
 test('chunk placement: only a fine clock times copies', () => {
@@ -138,16 +155,11 @@ test('chunk placement: streamed calls read right at every placement, every eleme
         assert.ok(expected.ok, where);
         const shifts = [];
         for (let call = 0; call < calls; call += 1) {
-          const fed = recordCalls(M, '_feed', () => assertTensorEqual(runNode(op, [x], attrs, 13)[0], expected.output, `${where}, call ${call}`));
+          const fed = fedBy(M, '_feed', op, x, attrs, expected, `${where}, call ${call}`);
           assert.equal(fed.length, 11, where);
           shifts.push(...fed.map(([at]) => at - session().staging));
         }
-        if (placed) {
-          const placements = [0, 16, 32, 48].map((d) => (d + byteOffset) % 64);
-          assert.deepEqual([...new Set(shifts)].sort((a, b) => a - b), placements.sort((a, b) => a - b), `${where}: every placement met`);
-        } else {
-          assert.ok(shifts.every((d) => d === 0), `${where}: not placed, yet fed at ${shifts}`);
-        }
+        assertPlacements(shifts, placed, byteOffset, where);
       }
     }
   }
@@ -175,16 +187,11 @@ test('chunk placement: column tiles are placed whole where every row lies alike,
         const placed = inner === rowElements && (offset * bytes) % 16 === 0;
         const shifts = [];
         for (let call = 0; call < (placed ? 10 : 1); call += 1) {
-          const tiles = recordCalls(M, '_feedTile', () => assertTensorEqual(runNode(op, [x], attrs, 13)[0], expected.output, `${where}, call ${call}`));
+          const tiles = fedBy(M, '_feedTile', op, x, attrs, expected, `${where}, call ${call}`);
           assert.ok(tiles.length >= 5, `${where}: fed as ${tiles.length} column tiles`);
           shifts.push(...tiles.map(([at]) => at - session().staging));
         }
-        if (placed) {
-          const placements = [0, 16, 32, 48].map((d) => (d + offset * bytes) % 64);
-          assert.deepEqual([...new Set(shifts)].sort((a, b) => a - b), placements.sort((a, b) => a - b), `${where}: every placement met`);
-        } else {
-          assert.ok(shifts.every((d) => d === 0), `${where}: not placed, yet fed at ${shifts}`);
-        }
+        assertPlacements(shifts, placed, offset * bytes, where);
       }
     }
   }
@@ -213,7 +220,7 @@ test('chunk placement: parted tiles, outer slices, and a last tile whose rows ma
     const shifts = new Set();
     let parted = false, outer = false, last = false;
     for (let call = 0; call < calls; call += 1) {
-      const tiles = recordCalls(M, '_feedTile', () => assertTensorEqual(runNode(op, [x], attrs, 13)[0], expected.output, `${where}, call ${call}`));
+      const tiles = fedBy(M, '_feedTile', op, x, attrs, expected, `${where}, call ${call}`);
       const width = Math.max(...tiles.map((t) => t[3]));
       for (const [at, o, , w, r0, rows] of tiles) {
         assert.ok(at + rows * w * 4 <= blockEnd, `${where}: a tile past the staging block`);
@@ -224,7 +231,7 @@ test('chunk placement: parted tiles, outer slices, and a last tile whose rows ma
         outer ||= o > 0;
       }
     }
-    assert.deepEqual([...shifts].sort((a, b) => a - b), [0, 16, 32, 48], `${where}: every placement met`);
+    assertPlacements([...shifts], true, 0, where);
     assert.ok(last, `${where}: a last, narrower tile`);
     assert.equal(parted, dims[1] === 40, `${where}: tiles in parts`);
     assert.equal(outer, dims[0] === 2, `${where}: two outer slices`);
