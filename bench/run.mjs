@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { describeShape, findCases } from './lib/cases.mjs';
 import { fmtUs } from './lib/format.mjs';
 import { cpuPinning } from './lib/cpu-pinning.mjs';
+import { freshPageMicros } from './lib/fresh-pages.mjs';
 import { markdown, summarize } from './lib/report.mjs';
 import { supervise } from './lib/supervised.mjs';
 import { RUNTIMES } from './runtimes/registry.mjs';
@@ -175,6 +176,7 @@ async function main() {
     budgetMs: opts.budgetMs,
     warmupMs: opts.warmupMs,
     load: { start: load() },
+    pages: { start: freshPageMicros() },
     runtimes: {},
     kinds: {
       peers: names.filter((n) => RUNTIMES[n].peer),
@@ -185,7 +187,7 @@ async function main() {
   };
   const pinning = opts.browser ? null : cpuPinning();
   run.pinning = pinning ? `one-thread runtimes round r on CPU r mod ${pinning.cpus} (taskset); their cells are the mean of each CPU's median` : 'none';
-  console.log(`bench: ${cases.length} cases × ${names.length} ${opts.browser ? 'pages' : 'processes'}, ${opts.rounds} rounds; load ${run.load.start.join(' ')}`);
+  console.log(`bench: ${cases.length} cases × ${names.length} ${opts.browser ? 'pages' : 'processes'}, ${opts.rounds} rounds; load ${run.load.start.join(' ')}; fresh pages ${run.pages.start} µs`);
 
   const browser = opts.browser ? await BROWSERS[opts.browser].open() : null;
   let procs = [];
@@ -243,7 +245,7 @@ async function main() {
       }
       await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'teardown' })));
       const summary = Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, summarize(e)]));
-      run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), samples: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.rounds ?? null])), cpus: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.cpus ?? null])) });
+      run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), pages: freshPageMicros(), samples: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.rounds ?? null])), cpus: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.cpus ?? null])) });
       const line = Object.entries(summary)
         .map(([n, s]) => `${n} ${s.status === 'ok' ? `${fmtUs(s.medianUs)}${s.check && s.check !== 'not checked (limit)' ? ' ✗' : ''}` : s.status}`)
         .join(', ');
@@ -254,6 +256,7 @@ async function main() {
     await browser?.close();
   }
   run.load.end = load();
+  run.pages.end = freshPageMicros();
   run.endedAt = new Date().toISOString();
 
   const md = markdown(run);

@@ -4,6 +4,7 @@
 
 import { OURS, OUT_REUSED, RESIDENT, ok } from './columns.mjs';
 import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable, median } from './format.mjs';
+import { freshPagesSentence } from './fresh-pages.mjs';
 import { copyFloorUs } from './limits.mjs';
 import { sweepSection } from './sweep.mjs';
 import { goalOver, targetsSection } from './targets.mjs';
@@ -101,7 +102,7 @@ export function markdown(run) {
     `# onnx-extrema benchmark`,
     '',
     `Run ${run.startedAt} → ${run.endedAt}; ${run.rounds} rounds, order rotated each round; onnx-extrema ${m.commit}.`,
-    `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}${m.browser ? `; runtimes in pages of ${m.browser}${m.crossOriginIsolated ? ', cross-origin isolated' : ', NOT cross-origin isolated (one thread for ort, 100 µs timers)'}` : ''}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.${run.pinning && run.pinning !== 'none' ? ` Pinned: ${run.pinning}.` : ''}`,
+    `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}${m.browser ? `; runtimes in pages of ${m.browser}${m.crossOriginIsolated ? ', cross-origin isolated' : ', NOT cross-origin isolated (one thread for ort, 100 µs timers)'}` : ''}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.${freshPagesSentence(run.pages, run.cases.map((c) => c.pages))}${run.pinning && run.pinning !== 'none' ? ` Pinned: ${run.pinning}.` : ''}`,
     `Runtimes: ${Object.entries(run.runtimes).map(([k, v]) => `${k} = ${v}`).join('; ')}.`,
     '',
     run.set === 'sweep' ? sweepSection(run, goalOver) : targetsSection(run),
