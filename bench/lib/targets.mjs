@@ -20,6 +20,17 @@ const HALF_TYPES = ['float16', 'bfloat16']; // at least this share of float32's 
 const HALF_SHARE = 0.8;
 const KERNEL_SHARE = 0.8; // kernel only (resident input): within 20% of the plain streaming loop
 
+// A case's bytes from one reduced row to the next: 0 where its op reduces the last axis or is
+// ReduceMax (rows, in this list). Rows far apart are read as a column walk, several streams at
+// once, which from memory runs well below one stream even natively (bench/column-walk.sh).
+const COLUMN_WALK_GAP = 64 * 1024;
+function rowGapBytes(c) {
+  const axis = c.attrs?.axis;
+  if (axis === undefined || !Array.isArray(c.dims)) return 0;
+  const at = axis < 0 ? axis + c.dims.length : axis;
+  const elements = c.dims.reduce((a, b) => a * b, 1);
+  return elements > 0 ? (c.dims.slice(at + 1).reduce((a, b) => a * b, 1) * c.bytes) / elements : 0;
+}
 const baseOf = (name) => name.split('.')[0]; // a typed variant's float32 case: 'reducemax_rows.int32' -> 'reducemax_rows'
 const mib = (bytes) => `${+(bytes / 2 ** 20).toFixed(1)} MiB`;
 
@@ -102,12 +113,13 @@ export function targetsSection(run) {
       // A large output is written and copied out of the heap even into a reused array: about what
       // copying as many input bytes in takes (limit-copy-in). It is the reason only where that
       // covers at least half the time beyond the bare loop (the segmentation map's 2 MiB of
-      // indices do not: its channel-axis kernel does).
+      // indices do not: its column walk does).
       const outCopyUs = ok(columns['limit-copy-in']) ? (c.outBytes / c.bytes) * columns['limit-copy-in'].medianUs : NaN;
       let why = '';
       if (c.outBytes >= 2 ** 20 && !(outCopyUs < extraUs / 2)) why = `its output, ${mib(c.outBytes)}, is written and copied out too`;
       else if (c.name === TINY_CASE) why = "the call's fixed cost";
       else if (extraUs < 1) why = `${fmtUs(extraUs)} µs more per call${Number.isFinite(fixedUs) ? `, where a call's fixed cost is ${fmtUs(fixedUs)} µs (${TINY_CASE})` : ''}`;
+      else if (rowGapBytes(c) >= COLUMN_WALK_GAP) why = `a column walk over rows ${mib(rowGapBytes(c))} apart: \`bench/column-walk.sh\` gives this host's bound`;
       return { name: c.name, holds: share >= KERNEL_SHARE, share, value: `${(100 * share).toFixed(0)}%`, why };
     });
 
