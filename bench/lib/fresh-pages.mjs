@@ -9,7 +9,7 @@
 const PAGE_BYTES = 4096;
 
 // Above this the report says the plain column's large outputs were slowed (the quiet figure is
-// about a tenth of it).
+// about an eighth of it).
 export const SLOW_FRESH_PAGE_US = 2;
 
 /** Median µs per fresh 4 KiB page of `bytes` allocated and written, over `repeats` arrays. */
@@ -27,19 +27,28 @@ export function freshPageMicros({ bytes = 2 * 1024 * 1024, repeats = 5 } = {}) {
 
 /**
  * The report's sentence on fresh pages, or '' for a run recorded without them (before the probe).
- * @param {{ start: number, end: number }} pages the run's probes at its start and end
- * @param {number[]} perCase each case's probe, taken after the case
+ * The verdict reads the probes taken after the cases (the start's and end's where there are none):
+ * a slow start alone says nothing of what the cases paid. `inBrowser`: the runtimes ran in a
+ * browser's pages, whose allocator is not the Node controller's that took the probes.
+ * @param {{ start?: number, end?: number } | undefined} pages the run's probes at its start and end
+ * @param {(number | undefined)[]} perCase each case's probe, taken after the case
+ * @param {boolean} [inBrowser]
  */
-export function freshPagesSentence(pages, perCase) {
+export function freshPagesSentence(pages, perCase, inBrowser = false) {
   if (!pages) return '';
-  const cases = perCase.filter((v) => typeof v === 'number');
-  const all = [pages.start, ...cases, pages.end].filter((v) => typeof v === 'number');
-  const worst = Math.max(...all);
+  const isProbe = (v) => typeof v === 'number' && Number.isFinite(v);
+  const cases = perCase.filter(isProbe);
+  const ends = [pages.start, pages.end].filter(isProbe);
+  const judged = cases.length > 0 ? cases : ends;
+  const slow = judged.filter((v) => v > SLOW_FRESH_PAGE_US).length;
   const [low, high] = [Math.min(...cases), Math.max(...cases)];
   const range = cases.length === 0 ? '' : `, after each case ${low === high ? low : `${low}–${high}`}`;
+  const where = inBrowser ? ' (probed in the Node controller, not in the pages)' : '';
+  const which = cases.length > 0 ? `after ${slow} of ${cases.length} cases` : 'at the run\'s start or end';
   const verdict =
-    worst > SLOW_FRESH_PAGE_US
-      ? ` Over ${SLOW_FRESH_PAGE_US} µs the host slowed new memory: the plain \`onnx-extrema\` column's large outputs paid it, \`onnx-extrema-out\` did not.`
+    slow > 0
+      ? ` Over ${SLOW_FRESH_PAGE_US} µs ${which}: the host slowed new memory, which the plain \`onnx-extrema\` column's large outputs paid and \`onnx-extrema-out\` did not.`
       : '';
-  return ` Fresh pages (a new 2 MiB array filled, µs per 4 KiB page): start ${pages.start}, end ${pages.end}${range}.${verdict}`;
+  const at = (v) => (isProbe(v) ? v : '—');
+  return ` Fresh pages${where} (a new 2 MiB array filled, µs per 4 KiB page): start ${at(pages.start)}, end ${at(pages.end)}${range}.${verdict}`;
 }

@@ -102,7 +102,7 @@ export function markdown(run) {
     `# onnx-extrema benchmark`,
     '',
     `Run ${run.startedAt} → ${run.endedAt}; ${run.rounds} rounds, order rotated each round; onnx-extrema ${m.commit}.`,
-    `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}${m.browser ? `; runtimes in pages of ${m.browser}${m.crossOriginIsolated ? ', cross-origin isolated' : ', NOT cross-origin isolated (one thread for ort, 100 µs timers)'}` : ''}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.${freshPagesSentence(run.pages, run.cases.map((c) => c.pages))}${run.pinning && run.pinning !== 'none' ? ` Pinned: ${run.pinning}.` : ''}`,
+    `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}${m.browser ? `; runtimes in pages of ${m.browser}${m.crossOriginIsolated ? ', cross-origin isolated' : ', NOT cross-origin isolated (one thread for ort, 100 µs timers)'}` : ''}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.${freshPagesSentence(run.pages, run.cases.map((c) => c.pages), Boolean(m.browser))}${run.pinning && run.pinning !== 'none' ? ` Pinned: ${run.pinning}.` : ''}`,
     `Runtimes: ${Object.entries(run.runtimes).map(([k, v]) => `${k} = ${v}`).join('; ')}.`,
     '',
     run.set === 'sweep' ? sweepSection(run, goalOver) : targetsSection(run),

@@ -25,8 +25,8 @@ const KERNEL_SHARE = 0.8; // kernel only (resident input): within 20% of the pla
 // once, which from memory runs well below one stream even natively (bench/column-walk.sh).
 const COLUMN_WALK_GAP = 64 * 1024;
 function rowGapBytes(c) {
-  const axis = c.attrs?.axis;
-  if (axis === undefined || !Array.isArray(c.dims)) return 0;
+  if (c.op === 'ReduceMax' || !Array.isArray(c.dims)) return 0;
+  const axis = c.attrs?.axis ?? (c.op === 'Hardmax' ? -1 : 0); // ONNX's defaults (Hardmax 13's)
   const at = axis < 0 ? axis + c.dims.length : axis;
   const elements = c.dims.reduce((a, b) => a * b, 1);
   return elements > 0 ? (c.dims.slice(at + 1).reduce((a, b) => a * b, 1) * c.bytes) / elements : 0;
