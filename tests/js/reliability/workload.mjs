@@ -54,7 +54,8 @@ function randomDims(r, size) {
 }
 
 /**
- * A random valid call: { op, since, opset, x, attrs, run(api) -> Tensor, want }.
+ * A random valid call: { op, since, opset, x, attrs, run(api) -> Tensor, runOn(api, input) (the
+ * same call on another input of x's type and dims, such as a wasmTensor), want }.
  * `size` 'small' (default: rank 0-4, dims 0-4), 'large' (1000-65537 elements: the input crosses
  * the 256 KiB staging buffer) or 'huge' (about 2^20 elements).
  */
@@ -90,7 +91,8 @@ export function randomCall(r, size = 'small') {
     const opset = version === list.at(-1) && r() < 0.3 ? undefined : r.int(version.since, next - 1);
     const friendly = r() < 0.5;
     const want = expected(op, version.since, x, attrs);
-    return { op, since: version.since, opset, x, attrs, friendly, want, run: (api) => runCall(api, op, version.since, opset, x, attrs, friendly) };
+    const runOn = (api, input) => runCall(api, op, version.since, opset, input, attrs, friendly);
+    return { op, since: version.since, opset, x, attrs, friendly, want, runOn, run: (api) => runOn(api, x) };
   }
 }
 
