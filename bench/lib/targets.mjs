@@ -115,11 +115,12 @@ export function targetsSection(run) {
       // covers at least half the time beyond the bare loop (the segmentation map's 2 MiB of
       // indices do not: its column walk does).
       const outCopyUs = ok(columns['limit-copy-in']) ? (c.outBytes / c.bytes) * columns['limit-copy-in'].medianUs : NaN;
+      const gap = rowGapBytes(c);
       let why = '';
       if (c.outBytes >= 2 ** 20 && !(outCopyUs < extraUs / 2)) why = `its output, ${mib(c.outBytes)}, is written and copied out too`;
       else if (c.name === TINY_CASE) why = "the call's fixed cost";
       else if (extraUs < 1) why = `${fmtUs(extraUs)} µs more per call${Number.isFinite(fixedUs) ? `, where a call's fixed cost is ${fmtUs(fixedUs)} µs (${TINY_CASE})` : ''}`;
-      else if (rowGapBytes(c) >= COLUMN_WALK_GAP) why = `a column walk over rows ${mib(rowGapBytes(c))} apart: \`bench/column-walk.sh\` gives this host's bound`;
+      else if (gap >= COLUMN_WALK_GAP) why = `a column walk over rows ${mib(gap)} apart: \`bench/column-walk.sh\` gives this host's bound`;
       return { name: c.name, holds: share >= KERNEL_SHARE, share, value: `${(100 * share).toFixed(0)}%`, why };
     });
 

@@ -5,20 +5,19 @@
 // a few bytes per call shows.
 import { fillHoles, probe } from './heap.mjs';
 import { KNOWN, TRAP, hostileCalls } from './hostile.mjs';
-import { difference } from './reference.mjs';
-import { randomCall, rng } from './workload.mjs';
+import { randomCall, rng, verify } from './workload.mjs';
 
-// Small calls (at most RESIDENT_MAX elements) read their input from wasm memory one time in
+// Small calls (at most SMALL_MAX elements) read their input from wasm memory one time in
 // RESIDENT_EVERY: a wasmTensor made, filled, called and disposed, whose allocation must not leak
 // either. (Larger ones would be allocated above the holes filled at 10% and could grow the heap.)
 const RESIDENT_EVERY = 10;
-const RESIDENT_MAX = 256;
+const SMALL_MAX = 256;
 const bytesOf = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-function runResident(api, call) {
+function verifyResident(api, call) {
   const t = api.wasmTensor(call.x.type, call.x.dims);
   try {
     bytesOf(t.data).set(bytesOf(call.x.data));
-    return call.runOn(api, t);
+    return verify(api, call, t);
   } finally {
     t.dispose();
   }
@@ -45,16 +44,11 @@ export function soak(api, { calls = 1_000_000, seed = 1, poolSize = 4000, report
   // high-water mark (src/exec/execution.h: trim), and a mark first reached after the 10% probe
   // would sit below fresh allocations for good (a 65537-element call's 256 KiB state moved them
   // 256 KiB up in 2 of 5 seeds), which the check below would read as a leak.
-  for (const call of pool)
-    if (call.x.data.length > RESIDENT_MAX) {
-      let problem;
-      try {
-        problem = difference(call.run(api), call.want);
-      } catch (e) {
-        problem = `threw ${e.message}`;
-      }
-      if (problem) failures.push(`${call.op} v${call.since} ${call.x.type} ${JSON.stringify(call.x.dims)} (first run): ${problem}`);
-    }
+  for (const call of pool) {
+    if (call.x.data.length <= SMALL_MAX) continue;
+    const problem = verify(api, call);
+    if (problem) failures.push(`${problem} (first run)`);
+  }
   try {
     for (let k = 0; k < calls; k += 1) {
       const roll = r();
@@ -76,15 +70,10 @@ export function soak(api, { calls = 1_000_000, seed = 1, poolSize = 4000, report
       const call = roll < 0.0205 ? pool[poolSize + r.int(0, 3)] : pool[r.int(0, poolSize - 1)];
       const key = `${call.op} ${call.x.type}`;
       byKind.set(key, (byKind.get(key) ?? 0) + 1);
-      const inWasm = call.x.data.length <= RESIDENT_MAX && r.int(0, RESIDENT_EVERY - 1) === 0;
+      const inWasm = call.x.data.length <= SMALL_MAX && r.int(0, RESIDENT_EVERY - 1) === 0;
       resident += inWasm ? 1 : 0;
-      let problem;
-      try {
-        problem = difference(inWasm ? runResident(api, call) : call.run(api), call.want);
-      } catch (e) {
-        problem = `threw ${e.message}`;
-      }
-      if (problem) failures.push(`${call.op} v${call.since} ${call.x.type} ${JSON.stringify(call.x.dims)}${inWasm ? ' (wasmTensor)' : ''}: ${problem}`);
+      const problem = inWasm ? verifyResident(api, call) : verify(api, call);
+      if (problem) failures.push(inWasm ? `${problem} (wasmTensor)` : problem);
       if (failures.length > 20) break;
       if ((k + 1) % Math.max(1, Math.floor(calls / 10)) === 0) {
         if (!release) {

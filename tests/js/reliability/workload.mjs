@@ -109,11 +109,14 @@ function runCall(api, op, since, opset, x, attrs, friendly) {
   return api.runNode(op, [x], attrs, opset)[0];
 }
 
-/** Runs a call and returns null when its result matches the reference, else a description. */
-export function verify(api, call) {
+/**
+ * Runs a call (on `input` in place of its own x: a wasmTensor of the same data) and returns null
+ * when its result matches the reference, else a description.
+ */
+export function verify(api, call, input = call.x) {
   let got;
   try {
-    got = call.run(api);
+    got = call.runOn(api, input);
   } catch (error) {
     return `threw ${error?.message ?? error}`;
   }
