@@ -6,6 +6,8 @@
 // the sixty-ninth session), when a 2 MiB output cost 6 ms. `onnx-extrema-out` does not pay it.
 // The run records it per case, as it does the load average.
 
+import { median } from './format.mjs';
+
 const PAGE_BYTES = 4096;
 
 // Above this the report says the plain column's large outputs were slowed (the quiet figure is
@@ -21,8 +23,7 @@ export function freshPageMicros({ bytes = 2 * 1024 * 1024, repeats = 5 } = {}) {
     new Float64Array(bytes / 8).fill(r + 1);
     perPage.push(((performance.now() - t0) * 1000) / pages);
   }
-  perPage.sort((a, b) => a - b);
-  return Number(perPage[repeats >> 1].toFixed(3));
+  return Number(median(perPage).toFixed(3));
 }
 
 /**

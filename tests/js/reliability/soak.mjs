@@ -3,6 +3,7 @@
 // Every answer is checked. The wasm heap must stay the same size from the first 10% of the calls
 // on, and allocator placement (with the holes below the heap top filled) must not climb: a leak of
 // a few bytes per call shows.
+import { bytesOf } from '../../../js/dtypes.js';
 import { fillHoles, probe } from './heap.mjs';
 import { KNOWN, TRAP, hostileCalls } from './hostile.mjs';
 import { randomCall, rng, verify } from './workload.mjs';
@@ -12,7 +13,6 @@ import { randomCall, rng, verify } from './workload.mjs';
 // either. (Larger ones would be allocated above the holes filled at 10% and could grow the heap.)
 const RESIDENT_EVERY = 10;
 const SMALL_MAX = 256;
-const bytesOf = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 function verifyResident(api, call) {
   const t = api.wasmTensor(call.x.type, call.x.dims);
   try {
