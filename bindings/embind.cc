@@ -25,7 +25,8 @@ namespace {
 // the caller builds (else 0: see writes_one_hot), the address of the int32 winners (one per
 // outer x inner) it is built from;
 // then, at kTileWidthWord, the column tile width for the caller's staging buffer (0: stream the
-// input in row-major order; see ox::column_tile_width); at kWindowWord, 1 when the state is
+// input in row-major order; see ox::column_tile_width) and the rows of each part of a tile
+// (ox::column_tile_part_rows); at kWindowWord, 1 when the state is
 // windowed (ox::Execution): the caller reads the outputs that are final after each feed, before
 // the next; feed() and feed_tile() keep the two words after it current: the count of final states
 // and the state in the window's slot 0 (Hardmax winners are read from there). At kGatherWord, the
@@ -34,7 +35,7 @@ namespace {
 // runs, length, stride), kept current by feed_gathered().
 constexpr int kHardmaxWords = 4 + ox::kMaxRank;
 constexpr int kTileWidthWord = kHardmaxWords + 4;
-constexpr int kWindowWord = kTileWidthWord + 1;
+constexpr int kWindowWord = kTileWidthWord + 2;
 constexpr int kGatherWord = kWindowWord + 3;
 constexpr int kResponseWords = kGatherWord + 6;
 
@@ -109,7 +110,10 @@ int prepare(int word_count, double staging_bytes) {
   g_caller_builds_one_hot = plan.kind == ox::PlanKind::Hardmax && !writes_one_hot(plan, g_execution, staging_bytes);
   g_response_words[kHardmaxWords + 3] =
       g_caller_builds_one_hot ? static_cast<double>(reinterpret_cast<uintptr_t>(g_execution.winners())) : 0;
-  g_response_words[kTileWidthWord] = static_cast<double>(ox::column_tile_width(plan, static_cast<int64_t>(staging_bytes)));
+  const int64_t tile_width = ox::column_tile_width(plan, static_cast<int64_t>(staging_bytes));
+  g_response_words[kTileWidthWord] = static_cast<double>(tile_width);
+  g_response_words[kTileWidthWord + 1] =
+      tile_width > 0 ? static_cast<double>(ox::column_tile_part_rows(plan, tile_width, static_cast<int64_t>(staging_bytes))) : 0;
   g_response_words[kWindowWord] = g_execution.windowed() ? 1 : 0;
   g_response_words[kWindowWord + 1] = g_response_words[kWindowWord + 2] = 0;
   g_response_words[kGatherWord] = 0;

@@ -82,9 +82,10 @@ function feedInput(s, input, drain) {
 // the running state of a tile's columns stays in cache while all its rows pass over it: for each
 // outer slice, left to right, columns [c, c + width) of every reduced row are copied into the
 // staging buffer packed row after row (reduce x w), then reduced. Where the rows of a tile do not
-// all fit (150 classes), they go in parts of equal rows, each part a feed. The core picks the width
-// (src/exec/execution.h: column_tile_width) and checks the order. `drain` as in feedInput.
-function feedTiles(s, input, width, drain) {
+// all fit (150 classes), they go in parts of `partRows` rows, each part a feed. The core picks the
+// width and the parts (src/exec/execution.h: column_tile_width, column_tile_part_rows) and checks
+// the order. `drain` as in feedInput.
+function feedTiles(s, input, width, partRows, drain) {
   const { M, staging } = s;
   const words = heap(s).HEAPF64;
   const h = s.step;
@@ -95,8 +96,6 @@ function feedTiles(s, input, width, drain) {
   const placement = placementOf(s, input, tilesPlaceable(inner * size, width * size));
   const unplaced = placementOf(s, input, false); // a last, narrower tile whose rows may not lie off a line
   const rowStep = inner * unit;
-  const parts = Math.ceil(reduce / Math.floor(STAGING_BYTES / (width * size)));
-  const partRows = Math.ceil(reduce / parts);
   for (let o = 0; o < outer; o += 1) {
     for (let c = 0; c < inner; c += width) {
       const w = Math.min(width, inner - c);
@@ -173,6 +172,6 @@ export function streamInput(s, input, drain) {
   const tileWidth = words[s.tileWidth];
   const blocks = words[s.gather];
   if (blocks > 0) feedGathered(s, input, blocks, drain);
-  else if (tileWidth > 0) feedTiles(s, input, tileWidth, drain);
+  else if (tileWidth > 0) feedTiles(s, input, tileWidth, words[s.tileWidth + 1], drain);
   else feedInput(s, input, drain);
 }

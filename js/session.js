@@ -36,7 +36,7 @@ function newSession(M) {
     views: heapViews(M),
     response: M._responseAddress() / 8,
     step: M._responseAddress() / 8 + M.HARDMAX_WORDS, // outer, reduce, inner, Hardmax winners
-    tileWidth: M._responseAddress() / 8 + M.TILE_WIDTH_WORD,
+    tileWidth: M._responseAddress() / 8 + M.TILE_WIDTH_WORD, // then the rows of each part of a tile
     window: M._responseAddress() / 8 + M.WINDOW_WORD, // windowed?, then final states, window's first state
     gather: M._responseAddress() / 8 + M.GATHER_WORD, // blocks (0: not gathered), offsets, next window
     busy: false, // a call is writing its request or running (runNodeOutput)

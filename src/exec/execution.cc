@@ -71,6 +71,12 @@ int64_t column_tile_width(const Plan& plan, int64_t staging_bytes) {
   return width;
 }
 
+int64_t column_tile_part_rows(const Plan& plan, int64_t width, int64_t staging_bytes) {
+  const int64_t fit = staging_bytes / (width * dtype_size(plan.input_dtype));
+  const int64_t parts = (plan.reduce + fit - 1) / fit;
+  return (plan.reduce + parts - 1) / parts;
+}
+
 GatherShape gather_shape(const Plan& plan, int64_t staging_bytes) {
   GatherShape g;
   if (plan.kind == PlanKind::Identity || plan.prefix_count == 0 || plan.input_count == 0 || staging_bytes <= 0) return g;

@@ -28,6 +28,10 @@ namespace ox {
 // anyway). Where the reduced rows of tiles that wide do not fit (rows below 8 KiB: more than 32
 // float32 rows), the rows of each tile come in parts, rows of 16 KiB.
 int64_t column_tile_width(const Plan& plan, int64_t staging_bytes);
+// The rows of each part of a tile `width` wide (feed_tile's row range): all the reduced rows where
+// they fit in `staging_bytes`, else equal parts (the last one shorter), as few as fit. The caller
+// feeds its tiles so (js/feed.js); the core takes any split in order.
+int64_t column_tile_part_rows(const Plan& plan, int64_t width, int64_t staging_bytes);
 // Whether the plan's input can be fed as column tiles at all: one step with inner > 1 (no prefix
 // axes) and some input.
 bool takes_column_tiles(const Plan& plan);

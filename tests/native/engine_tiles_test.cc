@@ -206,7 +206,7 @@ TEST_CASE("column tiles at the width the core picks, with a narrower last tile")
       const Call call = make_call(op, x, op == "ArgMin", false);
       const ox::Plan plan = resolved(call.node);
       REQUIRE(ox::column_tile_width(plan, kStagingBytes) == width);
-      check_tiled(call, x, width, stage::tile_part_rows(plan, ref::element_size(t), width, kStagingBytes), rng, run);
+      check_tiled(call, x, width, ox::column_tile_part_rows(plan, width, kStagingBytes), rng, run);
     }
   }
 }
@@ -258,6 +258,22 @@ TEST_CASE("column_tile_width: tiles only where a slice's state outgrows the cach
   empty.input_count = 0;
   CHECK(column_tile_width(empty, kStagingBytes) == 0);
   CHECK(column_tile_width(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 21, 262144), 0) == 0);
+}
+
+TEST_CASE("column_tile_part_rows: every reduced row where they fit, else as few equal parts as fit") {
+  using ox::column_tile_part_rows;
+  const auto parts = [](DType t, int64_t reduce, int64_t width) {
+    return column_tile_part_rows(step_plan(PlanKind::ArgMax, t, false, 1, reduce, 300000), width, kStagingBytes);
+  };
+  CHECK(parts(DType::Float32, 21, 3120) == 21);  // 21 rows of 12480 bytes fit in 256 KiB
+  CHECK(parts(DType::Float32, 32, 2032) == 32);
+  CHECK(parts(DType::Float32, 33, 4080) == 11);  // 16 fit: 3 parts of 11
+  CHECK(parts(DType::Float32, 150, 4080) == 15);  // 16 fit: 10 parts of 15
+  CHECK(parts(DType::Float16, 40, 8176) == 14);  // 16 fit: 14 + 14 + 12
+  CHECK(parts(DType::Uint8, 70, 16368) == 14);  // 16 fit: 5 parts of 14
+  CHECK(parts(DType::Float64, 33, 2032) == 11);
+  CHECK(parts(DType::Float32, 17, 4080) == 9);  // 16 fit: 9 + 8, not 16 + 1
+  CHECK(column_tile_part_rows(step_plan(PlanKind::ArgMax, DType::Float32, false, 1, 150, 65536), 2032, 8192) == 1);
 }
 
 TEST_CASE("tile order: left to right, slices in order, row-major feeding only at slice boundaries") {

@@ -216,7 +216,7 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
       after_feed(count);
     }
   } else if (f.tile > 0) {  // js/feed.js feedTiles: per outer slice, left to right, reduce x w packed
-    const int64_t part_rows = stage::tile_part_rows(plan, in_size, f.tile, w.staging_bytes);
+    const int64_t part_rows = ox::column_tile_part_rows(plan, f.tile, w.staging_bytes);
     for (int64_t o = 0; o < plan.outer && broken.empty(); ++o)
       for (int64_t c = 0; c < plan.inner && broken.empty(); c += f.tile) {
         const int64_t width = std::min(f.tile, plan.inner - c);

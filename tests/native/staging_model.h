@@ -27,14 +27,6 @@ inline std::unique_ptr<uint8_t[]> pack_tile(const uint8_t* input, const ox::Plan
   return tile;
 }
 
-// The rows of each part of a tile `width` wide, as feedTiles splits them: all rows where they fit
-// in `staging_bytes`, else equal parts (the last one shorter) as few as fit.
-inline int64_t tile_part_rows(const ox::Plan& p, int size, int64_t width, int64_t staging_bytes) {
-  const int64_t fit = staging_bytes / (width * size);
-  const int64_t parts = (p.reduce + fit - 1) / fit;
-  return (p.reduce + parts - 1) / parts;
-}
-
 // Feeds input elements [at, at + n) (row-major, `size` bytes each) from a block of exactly their
 // size, so ASan sees any read past them.
 inline void feed_piece(ox::Execution& execution, const uint8_t* input, int size, int64_t at, int64_t n) {
