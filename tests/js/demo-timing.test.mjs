@@ -11,7 +11,7 @@ const CALL_MS = 0.005;
 
 // Installs a fake clock for the duration of `body`: `elapsed` is its true time in ms, read in
 // whole GRAIN_MS steps, as a browser reads it.
-async function withCoarseClock(body) {
+function withCoarseClock(body) {
   const saved = Object.getOwnPropertyDescriptor(globalThis, 'performance');
   const clock = { elapsed: 0 };
   Object.defineProperty(globalThis, 'performance', {
@@ -19,14 +19,14 @@ async function withCoarseClock(body) {
     value: { now: () => Math.floor(clock.elapsed / GRAIN_MS) * GRAIN_MS },
   });
   try {
-    return await body(clock);
+    return body(clock);
   } finally {
     Object.defineProperty(globalThis, 'performance', saved);
   }
 }
 
-test('a call interrupted while the demo picks how many calls make a sample leaves no median of 0', async () => {
-  await withCoarseClock((clock) => {
+test('a call interrupted while the demo picks how many calls make a sample leaves no median of 0', () => {
+  withCoarseClock((clock) => {
     let calls = 0;
     let interruptAt = -1;
     const call = () => {
@@ -34,7 +34,8 @@ test('a call interrupted while the demo picks how many calls make a sample leave
       clock.elapsed += CALL_MS;
       if (calls === interruptAt) clock.elapsed += 20; // the machine ran something else for 20 ms
     };
-    // The warm-up runs first (a second of calls at the first timing): interrupt the first call after it.
+    // The warm-up runs first (a second of calls at the first timing): interrupt the second call after it,
+    // while the count of calls per sample is picked.
     const warmUpCalls = Math.ceil(1000 / CALL_MS);
     interruptAt = warmUpCalls + 2;
     const { fast } = medianMillis({ fast: call });
@@ -43,8 +44,8 @@ test('a call interrupted while the demo picks how many calls make a sample leave
   });
 });
 
-test("undisturbed, each method's median is its time per call", async () => {
-  await withCoarseClock((clock) => {
+test("undisturbed, each method's median is its time per call", () => {
+  withCoarseClock((clock) => {
     const { quick, slow } = medianMillis({ quick: () => (clock.elapsed += CALL_MS), slow: () => (clock.elapsed += 0.3) });
     assert.ok(quick > 0.8 * CALL_MS && quick < 1.25 * CALL_MS, `quick: ${quick}`);
     assert.ok(slow > 0.8 * 0.3 && slow < 1.25 * 0.3, `slow: ${slow}`);
