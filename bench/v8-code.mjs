@@ -9,7 +9,10 @@
 // Traits<(ox::DType)1>, (ox::Direction)0, false>, true>::sweep'); --listing prints each loop too.
 // The module is the bench build (kernels.mjs's, with its timing hooks) linked once more keeping its
 // function names, which the build's function reordering drops (scripts/order-functions.mjs), into
-// bench/build/named/. Needs a Node whose V8 prints code (--print-wasm-code: Node 20 does).
+// bench/build/named/. Needs a Node whose V8 prints code (--print-wasm-code: Node 20 and 26 do; run
+// this script with that Node). Functions compile lazily, each with TurboFan at its first call, so
+// the listing holds the functions the case ran: with --no-wasm-lazy-compilation Node 26's module
+// never finished loading.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 
@@ -37,7 +40,7 @@ function linkNamed() {
 function compiledFunctions(dir) {
   const run = spawnSync(
     process.execPath,
-    ['--print-wasm-code', '--no-liftoff', '--no-wasm-lazy-compilation', 'bench/kernels.mjs', caseName, '--cached', '--rounds=1'],
+    ['--print-wasm-code', '--no-liftoff', 'bench/kernels.mjs', caseName, '--cached', '--rounds=1'],
     { cwd: root, env: { ...process.env, OX_DIST: dir }, encoding: 'utf8', maxBuffer: 1 << 30 },
   );
   if (run.status !== 0) throw new Error(`v8-code.mjs: kernels.mjs failed: ${run.stderr.slice(-500)}`);
