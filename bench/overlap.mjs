@@ -8,7 +8,7 @@
 //   - the copies alone, into private and into shared memory, and the kernel alone on a chunk in
 //     cache.
 // Chunks are 256 KiB of contiguous input (row-major streaming), or tiles of the segmentation
-// map's 21 rows of 12 KiB (js/engine.js feedTiles). The kernels (bench/limit/overlap.wat, built
+// map's 21 rows of 12 KiB (js/feed.js feedTiles). The kernels (bench/limit/overlap.wat, built
 // with wabt's wat2wasm): `plain`, limit-stream's max loop, and `column_mix`, the op mix of the
 // float32 column kernel's pass. Node only (worker_threads); V8 is the same in Chromium.
 //   node bench/overlap.mjs [--rounds=9]

@@ -2,7 +2,7 @@
 // buffer of each size (copy a chunk into the wasm heap, SIMD-max it while in cache: the ideal of
 // onnx-extrema's path, bench/limit/streaming_max.cc) and, for comparison, copies the whole input
 // into the heap then maxes it, and maxes it in place. Prints GB/s (input bytes / median time).
-//   node bench/staging.mjs [--sizes=4,16,64] (MiB)
+//   node bench/staging.mjs [--sizes=0.125,4,16,64] (MiB)
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need when it is missing, so `npm test` works on a new Debian
-# machine: Debian's emscripten (3.1.6), catch2, cmake, ninja, wabt, chromium (the browser tests drive
-# it through playwright-core, which downloads no browser), firefox-esr (the Firefox tests) and
-# WebKitGTK with Xvfb (the WebKit tests); then the npm dev packages.
+# machine: Debian's emscripten (3.1.6), catch2, cmake, ninja, g++, wabt, chromium (the browser tests
+# drive it through playwright-core, which downloads no browser) with fonts-liberation, firefox-esr
+# (the Firefox tests) and WebKitGTK with Xvfb (the WebKit tests), and clang when given `clang`
+# (scripts/setup-sanitizers.sh); then the npm dev packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -73,7 +73,7 @@ export const CASES = [
 
 // The sweep (`npm run bench -- --set=sweep`): the kernel families a user can reach, beyond the
 // issue's cases, each at a small (~4K elements, the per-call cost) and a large (~1M) size, in
-// every type onnxruntime-web also runs these operators in (peers.md: int8 and int64 too; not
+// every type onnxruntime-web also runs these operators in (int8 and int64 too; not
 // bfloat16, which its JS API has no tensor type for), to find any layout where the margin over
 // the peers is thin. `dims(n)`: the shape for about n elements.
 const SWEEP_LAYOUTS = [

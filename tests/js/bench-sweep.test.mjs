@@ -54,7 +54,7 @@ test('reference: select_last_index takes the last of tied values, and the last N
   assert.deepEqual(argmin([3, NaN, 2, NaN, 1], 1), [3]);
 });
 
-test('sweep types: every type onnxruntime-web runs these operators in (peers.md), int8 and int64 included', () => {
+test('sweep types: every type onnxruntime-web runs these operators in, int8 and int64 included', () => {
   const types = new Set(SWEEP_CASES.map((c) => c.type));
   for (const t of ['float32', 'float16', 'float64', 'int8', 'uint8', 'int32', 'int64']) assert.ok(types.has(t), t);
   const x8 = makeInput({ name: 'i8', type: 'int8', count: 4096 });
