@@ -1,5 +1,6 @@
 // Deterministic inputs: every runtime's process builds the same bytes from the case name, so no
-// data crosses processes. No NaN (the peers handle NaN by position, see the README's opening): speed only.
+// data crosses processes. No NaN (the peers handle NaN by position, see the README's opening):
+// speed only.
 
 // mulberry32: a small, fast, well-mixed 32-bit generator.
 function generator(seedText) {
