@@ -25,6 +25,7 @@ function repeatsFor(fn, minSampleMillis) {
 // background, once a function is hot. In headless Chromium on a 2-core machine a single warm-up
 // call left the page's first greedy timing at 10.2 µs where a re-run measured 5.4-6.3 µs, so the
 // page's first timing warms its methods up for a second and later ones for 0.2 s.
+export const WARM_UP_MILLIS = { first: 1000, later: 200 };
 let firstTiming = true;
 
 function warmUp(fns, millis) {
@@ -38,7 +39,7 @@ function warmUp(fns, millis) {
  */
 export function medianMillis(methods, samples = 11, minSampleMillis = 4) {
   const entries = Object.entries(methods);
-  warmUp(entries.map(([, fn]) => fn), firstTiming ? 1000 : 200);
+  warmUp(entries.map(([, fn]) => fn), firstTiming ? WARM_UP_MILLIS.first : WARM_UP_MILLIS.later);
   firstTiming = false;
   const repeats = entries.map(([, fn]) => repeatsFor(fn, minSampleMillis));
   const times = entries.map(() => []);

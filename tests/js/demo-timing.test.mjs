@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { medianMillis } from '../../examples/web/timing.mjs';
+import { WARM_UP_MILLIS, medianMillis } from '../../examples/web/timing.mjs';
 
 const GRAIN_MS = 0.1;
 const CALL_MS = 0.005;
@@ -34,9 +34,9 @@ test('a call interrupted while the demo picks how many calls make a sample leave
       clock.elapsed += CALL_MS;
       if (calls === interruptAt) clock.elapsed += 20; // the machine ran something else for 20 ms
     };
-    // The warm-up runs first (a second of calls at the first timing): interrupt the second call after it,
-    // while the count of calls per sample is picked.
-    const warmUpCalls = Math.ceil(1000 / CALL_MS);
+    // The warm-up runs first (the page's first timing: this file's first): interrupt the second call
+    // after it, while the count of calls per sample is picked.
+    const warmUpCalls = Math.ceil(WARM_UP_MILLIS.first / CALL_MS);
     interruptAt = warmUpCalls + 2;
     const { fast } = medianMillis({ fast: call });
     assert.ok(calls > interruptAt, 'the interruption happened');
