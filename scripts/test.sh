@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs what is missing, builds native and wasm, runs every test of both builds:
 # the native Catch2 suite and the wasm suite under node --test. CI (.ci/run) runs the same suites
-# in more settings too: sanitized, the SIMD suites as wasm, fuzzing, Node 24, Deno and Bun.
+# in more settings too: sanitized, the SIMD suites as wasm, fuzzing, Node 26 and 24, Deno and Bun.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
