@@ -31,7 +31,8 @@ function benchBuild() {
   const rootDir = new URL('..', import.meta.url).pathname;
   const quiet = { cwd: rootDir, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } };
   const steps = [['cmake', '--build', 'build/wasm', '--target', 'ox_wasm_bench']];
-  if (!existsSync(new URL('../build/wasm/CMakeCache.txt', import.meta.url))) steps.unshift(['bash', 'scripts/build.sh', 'wasm']);
+  const configured = ['build.ninja', 'Makefile'].some((file) => existsSync(new URL(`../build/wasm/${file}`, import.meta.url)));
+  if (!configured) steps.unshift(['bash', 'scripts/build.sh', 'wasm']);
   for (const [cmd, ...rest] of steps)
     if (spawnSync(cmd, rest, quiet).status !== 0) throw new Error(`kernels.mjs: ${[cmd, ...rest].join(' ')} failed`);
   return new URL('./build/kernels/', import.meta.url).pathname;

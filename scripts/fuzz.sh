@@ -14,15 +14,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-sanitizers.sh
 
-generator=()
-command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
-[ -f build/fuzz/CMakeCache.txt ] ||
-  cmake -S fuzz -B build/fuzz "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug >/dev/null
+source scripts/lib/configure.sh
+configure_once build/fuzz cmake -S fuzz -B build/fuzz "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug
 cmake --build build/fuzz -j2
 
 if [ "${1:-}" = "--coverage" ]; then
-  [ -f build/fuzz-cov/CMakeCache.txt ] || cmake -S fuzz -B build/fuzz-cov "${generator[@]}" \
-    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DOX_FUZZ_COVERAGE=ON >/dev/null
+  configure_once build/fuzz-cov cmake -S fuzz -B build/fuzz-cov "${generator[@]}" \
+    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DOX_FUZZ_COVERAGE=ON
   cmake --build build/fuzz-cov -j2 --target wire_fuzz exec_fuzz
   major=$(clang++ -dumpversion | cut -d. -f1)
   profiles=()

@@ -18,8 +18,7 @@ fi
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
 export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:abort_on_error=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
-generator=()
-command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+source scripts/lib/configure.sh
 
 compilers="${SANITIZE_COMPILERS:-clang++ g++}"
 case " $compilers " in *" clang"*) bash scripts/setup-sanitizers.sh ;; esac
@@ -35,10 +34,8 @@ for cxx in $compilers; do
     exit 1
   fi
   echo "== sanitized native tests: $cxx ($dir)"
-  if [ ! -f "$dir/CMakeCache.txt" ]; then
-    cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$cxx" \
-      -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-  fi
+  configure_once "$dir" cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$cxx" \
+    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
   cmake --build "$dir" -j2 --target ox_native_tests
   "./$dir/ox_native_tests" "${catch_args[@]}"
 done
