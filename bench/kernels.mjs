@@ -31,6 +31,8 @@ function benchBuild() {
   const rootDir = new URL('..', import.meta.url).pathname;
   const quiet = { cwd: rootDir, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } };
   const steps = [['cmake', '--build', 'build/wasm', '--target', 'ox_wasm_bench']];
+  // Configured: a build file there, as scripts/lib/configure.sh decides (a failed configure leaves
+  // only a cache, and build.sh then configures again).
   const configured = ['build.ninja', 'Makefile'].some((file) => existsSync(new URL(`../build/wasm/${file}`, import.meta.url)));
   if (!configured) steps.unshift(['bash', 'scripts/build.sh', 'wasm']);
   for (const [cmd, ...rest] of steps)

@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup-sanitizers.sh
 
 source scripts/lib/configure.sh
-configure_once build/fuzz cmake -S fuzz -B build/fuzz "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug
+configure_once build/fuzz \
+  cmake -S fuzz -B build/fuzz "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug
 cmake --build build/fuzz -j2
 
 if [ "${1:-}" = "--coverage" ]; then

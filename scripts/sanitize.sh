@@ -34,8 +34,9 @@ for cxx in $compilers; do
     exit 1
   fi
   echo "== sanitized native tests: $cxx ($dir)"
-  configure_once "$dir" cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$cxx" \
-    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+  configure_once "$dir" cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
   cmake --build "$dir" -j2 --target ox_native_tests
   "./$dir/ox_native_tests" "${catch_args[@]}"
 done
