@@ -3,10 +3,14 @@
 // loop in cache is bound by how many operations it issues (about six a cycle, scalar ones and
 // register moves included) and by spills, so this tells why a change to a hot loop measured as it
 // did, before guessing.
-//   node bench/v8-code.mjs CASE FUNCTION [--listing]
+//   node bench/v8-code.mjs CASE FUNCTION [--listing] [--tiered]
 // CASE is a bench/kernels.mjs case (run once, in cache: --cached), FUNCTION a substring of the
 // C++ names of the functions to show (e.g. 'ColumnScan<ox::FloatLanes<float>, ox::ArgRule<ox::
 // Traits<(ox::DType)1>, (ox::Direction)0, false>, true>::sweep'); --listing prints each loop too.
+// --tiered shows the code a timed run executes: Liftoff first, then TurboFan with Liftoff's
+// feedback (the case run a few rounds; the last TurboFan compile of each function). Node 26's
+// TurboFan inlines by that feedback, so its tiered code can differ much from the default's
+// (--no-liftoff): MaxKernels<uint8>::rows, 6,551 instructions by default, 2,070 tiered.
 // The module is the bench build (kernels.mjs's, with its timing hooks) linked once more keeping its
 // function names, which the build's function reordering drops (scripts/order-functions.mjs), into
 // bench/build/named/. Needs a Node whose V8 prints code (--print-wasm-code: Node 20 and 26 do; run
@@ -14,12 +18,13 @@
 // the listing holds the functions the case ran: with --no-wasm-lazy-compilation Node 26's module
 // never finished loading.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const [caseName, wanted] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const LISTING = process.argv.includes('--listing');
-if (!caseName || !wanted) throw new Error('usage: node bench/v8-code.mjs CASE FUNCTION [--listing]');
+const TIERED = process.argv.includes('--tiered');
+if (!caseName || !wanted) throw new Error('usage: node bench/v8-code.mjs CASE FUNCTION [--listing] [--tiered]');
 
 // The bench module's link line (ninja knows it), without the reordering step, into named/.
 function linkNamed() {
@@ -38,23 +43,31 @@ function linkNamed() {
 
 // Every compiled function: { name, lines } (an instruction line: address, offset, bytes, text).
 function compiledFunctions(dir) {
+  // The listing goes to a file: through a pipe, functions' listings came out cut short (Node 26:
+  // tiered every time, the default on a loaded machine).
+  const listingFile = `${dir}listing.txt`;
+  const fd = openSync(listingFile, 'w');
   const run = spawnSync(
     process.execPath,
-    ['--print-wasm-code', '--no-liftoff', 'bench/kernels.mjs', caseName, '--cached', '--rounds=1'],
-    { cwd: root, env: { ...process.env, OX_DIST: dir }, encoding: 'utf8', maxBuffer: 1 << 30 },
+    ['--print-wasm-code', ...(TIERED ? [] : ['--no-liftoff']), 'bench/kernels.mjs', caseName, '--cached', `--rounds=${TIERED ? 5 : 1}`],
+    { cwd: root, env: { ...process.env, OX_DIST: dir }, encoding: 'utf8', stdio: ['ignore', fd, 'pipe'] },
   );
+  closeSync(fd);
   if (run.status !== 0) throw new Error(`v8-code.mjs: kernels.mjs failed: ${run.stderr.slice(-500)}`);
-  const functions = [];
+  const functions = new Map(); // by name: a later compile (tier-up) replaces an earlier one
   let current = null;
-  for (const text of run.stdout.split('\n')) {
-    if (text.startsWith('name: ')) functions.push((current = { name: text.slice(6), lines: [] }));
-    else if (text.startsWith('--- End code')) current = null;
+  for (const text of readFileSync(listingFile, 'utf8').split('\n')) {
+    if (text.startsWith('name: ')) current = { name: text.slice(6), lines: [] };
+    else if (text.startsWith('compiler: ') && current) {
+      if (text.slice(10) === 'TurboFan') functions.set(current.name, current);
+      else current = null; // Liftoff's baseline code
+    } else if (text.startsWith('--- End code')) current = null;
     else if (current && /^0x[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+\S/.test(text)) {
       const [, offset, , ...rest] = text.trim().split(/\s+/);
       current.lines.push({ offset: parseInt(offset, 16), text: rest.join(' ') });
     }
   }
-  return functions;
+  return [...functions.values()];
 }
 
 // What an instruction costs the loop: a vector op, a load or store of a vector (a spill when it
