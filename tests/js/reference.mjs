@@ -46,12 +46,19 @@ export function bfloat16Value(bits) {
 function decodeAll(type, data) {
   switch (TYPES[type].family) {
     case 'float16':
-      return Float64Array.from(data, float16Value);
+      return decodeEach(data, float16Value);
     case 'bfloat16':
-      return Float64Array.from(data, bfloat16Value);
+      return decodeEach(data, bfloat16Value);
     default:
       return data; // numbers; BigInt for int64/uint64 (compared exactly); bool 0/1
   }
+}
+
+// (A plain loop: Float64Array.from(data, decode) took about 40% of the random suites' time.)
+function decodeEach(bits, decode) {
+  const values = new Float64Array(bits.length);
+  for (let i = 0; i < bits.length; i += 1) values[i] = decode(bits[i]);
+  return values;
 }
 
 const isNaNValue = (v) => typeof v === 'number' && v !== v;
