@@ -54,7 +54,7 @@ function decodeAll(type, data) {
   }
 }
 
-// (A plain loop: Float64Array.from(data, decode) took about 40% of the random suites' time.)
+// (A plain loop: Float64Array.from(data, decode) took 45% of middle-axis-max.test.mjs's time.)
 function decodeEach(bits, decode) {
   const values = new Float64Array(bits.length);
   for (let i = 0; i < bits.length; i += 1) values[i] = decode(bits[i]);
