@@ -11,7 +11,7 @@ import { init, runNode } from '../../js/index.mjs';
 import { currentModule } from '../../js/module.js';
 import { WINDOW_ABOVE_BYTES, checkAgainstReference, prng } from './helpers.mjs';
 import { TYPES } from './reference.mjs';
-import { POOLS } from './values.mjs';
+import { POOLS, fillFromPool } from './values.mjs';
 
 const ARG_TYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64'];
 const REDUCE_TYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64', 'bool'];
@@ -26,9 +26,8 @@ function windowedOutputs(type, tracksIndex) {
 
 // Values from the type's pool (ties are common; NaNs included for floating types).
 function fill(type, count, rng) {
-  const pool = POOLS[type];
   const data = new TYPES[type].array(count);
-  for (let i = 0; i < data.length; i += 1) data[i] = pool[rng.int(pool.length)];
+  fillFromPool(data, POOLS[type], rng);
   return data;
 }
 
