@@ -26,8 +26,9 @@ function pool(type, variant, rng) {
   const zeros = numbers.filter((v) => numberOf(type, v) <= 0); // ±0 among negatives
   const negatives = numbers.filter((v) => numberOf(type, v) < 0);
   const base = [POOLS[type], rare, zeros, negatives][variant];
-  const numeric = base.filter((v) => !nansOf(type).includes(v));
-  return rng.int(2) === 1 ? [...Array(Math.ceil(3000 / numeric.length)).fill(numeric).flat(), rng.pick(nansOf(type))] : numeric;
+  const nans = nansOf(type); // (once: made per entry of `rare`, it took a fifth of this file's time)
+  const numeric = base.filter((v) => !nans.includes(v));
+  return rng.int(2) === 1 ? [...Array(Math.ceil(3000 / numeric.length)).fill(numeric).flat(), rng.pick(nans)] : numeric;
 }
 
 const axesOf = (list) => ({ type: 'int64', data: BigInt64Array.from(list.map(BigInt)), dims: [list.length] });
