@@ -16,15 +16,14 @@ const { init, runNode } = await import('../../js/index.mjs');
 const { currentModule } = await import('../../js/module.js');
 const { session } = await import('../../js/session.js');
 const { WINDOW_ABOVE_BYTES, checkAgainstReference, prng, recordCalls } = await import('./helpers.mjs');
-const { POOLS } = await import('./values.mjs');
+const { POOLS, fillFromPool } = await import('./values.mjs');
 
 const axesInput = (...axes) => ({ type: 'int64', data: BigInt64Array.from(axes.map(BigInt)), dims: [axes.length] });
 
 // float16 bits from the pool (NaN payloads, zeros of both signs, infinities, ties).
 function bits(count, rng) {
-  const pool = POOLS.float16;
   const out = new Uint16Array(count);
-  for (let i = 0; i < count; i += 1) out[i] = pool[rng.int(pool.length)];
+  fillFromPool(out, POOLS.float16, rng);
   return out;
 }
 
