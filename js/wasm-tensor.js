@@ -7,6 +7,20 @@ import { currentModule } from './module.js';
 import { session } from './session.js';
 import { Tensor, disposedWasmTensors, shapeOf, wasmTensorFrees } from './tensor.js';
 
+// A block of `bytes` in the module's memory: its address, 0 if none. emmalloc meets a request no
+// free block holds by growing the memory for the whole of it, even where a free block at the top
+// could be extended; its malloc_trim(0) gives that block back to the break (bindings/sbrk_shrink.cc:
+// the memory stays, as wasm memory never shrinks), so the growth starts there. dispose() trims, and
+// a request that fails trims and asks once more (for a block the core freed at the top).
+function allocate(M, bytes) {
+  // (>>> 0: the raw export returns an i32, so a block at or above 2 GiB comes back negative)
+  const block = M._malloc(bytes) >>> 0;
+  if (block || !M._malloc_trim(0)) return block;
+  return M._malloc(bytes) >>> 0;
+}
+
+const mebibytes = (bytes) => Math.round(bytes / 2 ** 20);
+
 // Not the caller's to construct: wasmTensor() makes them. Its prototype joins Tensor's below, so
 // `instanceof Tensor` holds and `size` is Tensor's, while `data` is a getter here, not a field.
 class WasmTensor {
@@ -20,10 +34,9 @@ class WasmTensor {
   constructor(M, type, info, shape, length) {
     const line = M.CACHE_LINE_BYTES; // the data starts on a line, as a staged input does (session.js)
     const bytes = length * info.bytes;
-    // (>>> 0: the raw export returns an i32, so a block at or above 2 GiB comes back negative)
-    const block = bytes + line <= 0xffffffff ? M._malloc(bytes + line) >>> 0 : 0;
+    const block = bytes + line <= 0xffffffff ? allocate(M, bytes + line) : 0;
     if (!block)
-      throw new Error(`onnx-extrema: wasmTensor('${type}', ${JSON.stringify(shape)}): cannot allocate ${bytes} bytes in the module's wasm memory (at most 4 GiB in all)`);
+      throw new Error(`onnx-extrema: wasmTensor('${type}', ${JSON.stringify(shape)}): cannot allocate ${bytes} bytes in the module's wasm memory (at most 4 GiB in all; it has ${mebibytes(M.HEAPU8.length)} MiB, with the blocks in use between)`);
     this.#M = M;
     this.#block = block;
     this.#address = Math.ceil(block / line) * line;
@@ -59,6 +72,7 @@ class WasmTensor {
     if (this.#block === 0) return;
     if (session()?.busy) throw new Error('onnx-extrema: a wasmTensor was disposed while an onnx-extrema call was running (from a getter or a Proxy of its arguments); dispose it after the call');
     this.#M._free(this.#block);
+    this.#M._malloc_trim(0); // (allocate)
     this.#block = 0;
     this.#view = null;
     disposedWasmTensors.add(this); // (tensor.js: readTensorLike names it)
