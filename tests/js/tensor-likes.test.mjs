@@ -184,6 +184,11 @@ test('the Tensor class: dims default, Array conversion, errors', () => {
   throwsError(() => new Tensor('float32', new Float32Array(1), new Array(2 ** 32 - 1)), /^Tensor: dims has 4294967295 entries/);
   // dims that do not fit a plain Array are an Error before it is converted (16 GB, made first).
   throwsError(() => new Tensor('float32', new Array(2 ** 32 - 1), [2, 3]), /^Tensor: dims \[2,3\] need 6 elements but data has 4294967295/);
+  // An undefined entry of a plain Array (a hole) is an Error at once: a sparse Array of 2^31
+  // holes without dims was gathered whole (20 GB, minutes).
+  throwsError(() => new Tensor('uint8', new Array(2 ** 31)), /^Tensor: data\[0\] is undefined \(a hole of a sparse Array\)/);
+  throwsError(() => new Tensor('float32', [1, undefined, 3]), /^Tensor: data\[1\] is undefined; the entries/);
+  throwsError(() => new Tensor('int64', [1n, 2]), /^Tensor: cannot convert the Array to BigInt64Array: data\[1\]: /);
   const sparse = new Array(60000);
   sparse[0] = 1;
   throwsError(() => new Tensor('float32', new Float32Array(1), sparse), /^Tensor: dims\[1\] is undefined/);
