@@ -153,9 +153,13 @@ const isWasmModule = (value) => Object.prototype.toString.call(value) === '[obje
 
 // A compiled module is instantiated through Emscripten's instantiateWasm hook, whose failures
 // the glue only logs: they reject here instead.
-function fromCompiled(wasmModule) {
+function checkWasmModule(wasmModule) {
   if (!isWasmModule(wasmModule))
     throw new Error(`onnx-extrema: init({ wasmModule }) needs a WebAssembly.Module of dist/ox.wasm (WebAssembly.compile of its bytes, or a bundler's import of the .wasm as a module), got ${describeValue(wasmModule)}`);
+}
+
+function fromCompiled(wasmModule) {
+  checkWasmModule(wasmModule);
   let fail;
   const failed = new Promise((_, reject) => {
     fail = reject;
@@ -199,13 +203,25 @@ async function load(options) {
   }
 }
 
+// Once loaded, init() loads nothing, but its options are still checked as a load checks them
+// (what they are, and that given bytes are a wasm module's): an unknown option or garbage bytes
+// rejected before the load and passed after it.
+function optionsChecked(options) {
+  return (async () => {
+    const { wasmBinary, wasmModule } = readInitOptions(options);
+    if (wasmBinary !== undefined) checkWasm(toBytes(wasmBinary), 'init({ wasmBinary })', 'pass the bytes of dist/ox.wasm');
+    if (wasmModule !== undefined) checkWasmModule(wasmModule);
+  })();
+}
+
 /**
- * Loads the wasm module; resolves once operators can be called. Idempotent: later calls return
- * the same promise. A failed load rejects, and a later init() tries again.
+ * Loads the wasm module; resolves once operators can be called. Idempotent: calls during the load
+ * return the same promise, and calls after it load nothing (their options are checked, not used).
+ * A failed load rejects, and a later init() tries again.
  * @param {{ wasmBinary?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView, wasmUrl?: string | URL, wasmModule?: WebAssembly.Module }} [options]
  */
 export function init(options = {}) {
-  if (currentModule()) return Promise.resolve();
+  if (currentModule()) return optionsChecked(options);
   if (!loading) {
     // The options are read a tick later, once `loading` is set: a getter of theirs that calls
     // init() again gets this promise instead of starting another load.

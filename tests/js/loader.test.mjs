@@ -195,7 +195,7 @@ test('bad wasmUrl values name the URL and what came back', async () => {
   assert.ok(html.includes('"<!DOCTYPE html><title>lo"'), html);
 });
 
-test('operators before init() throw; concurrent init() calls share one load; init() is idempotent', async () => {
+test('operators before init() throw; concurrent init() calls share one load; init() is idempotent, its options still checked', async () => {
   const x = new Tensor('float32', new Float32Array([1, 3, 2]), [3]);
   assert.throws(() => argMax(x), /before init\(\) resolved; await init\(\) first/);
   // init()'s priming calls (js/prime.js) keep their failures to themselves: before the module is
@@ -217,6 +217,13 @@ test('operators before init() throw; concurrent init() calls share one load; ini
   await first;
   assert.equal(fromGetter, first, "a call from the options' getter returns the same promise");
   assert.equal(server.requests.filter((r) => r === '/dist/ox.wasm').length, 1);
-  await init({ wasmBinary: 'ignored once loaded' });
+  // Once loaded, init() loads nothing, but checks its options as a load does.
+  await init({ wasmUrl: 'http://127.0.0.1:9/never-fetched.wasm' });
+  await init({ wasmBinary: new Uint8Array(await (await fetch(`${server.origin}/dist/ox.wasm`)).arrayBuffer()) });
+  await assert.rejects(init({ wasmBinary: 'bytes' }), /^Error: onnx-extrema: init\(\{ wasmBinary \}\) needs an ArrayBuffer/);
+  await assert.rejects(init({ wasmBinary: new Uint8Array([1, 2, 3]) }), /init\(\{ wasmBinary \}\) is not a WebAssembly module/);
+  await assert.rejects(init({ wasmModule: new Uint8Array(8) }), /init\(\{ wasmModule \}\) needs a WebAssembly.Module/);
+  await assert.rejects(init({ foo: 1 }), /init\(\) got unknown option 'foo'/);
+  await assert.rejects(init(new Uint8Array(8)), /init\(options\) takes an object/);
   assert.deepEqual(Array.from(argMax(x).data), [1n]);
 });
