@@ -191,11 +191,14 @@ export function isMapOrSet(value) {
 /** A caller's text (a key, a string value) cut to 40 characters for a message. */
 export const clipped = (text) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
 
+// 'a Float32Array', 'an Int8Array': a class name with its article ('a Uint8Array': you-int).
+export const withArticle = (name) => `${/^[AEIO]/.test(name) ? 'an' : 'a'} ${name}`;
+
 export function describeValue(value) {
   if (value === null) return 'null';
   if (hasBrand(mapSize, value)) return 'a Map';
   if (hasBrand(setSize, value)) return 'a Set';
-  if (ArrayBuffer.isView(value)) return `a ${Object.prototype.toString.call(value).slice(8, -1)}`;
+  if (ArrayBuffer.isView(value)) return withArticle(Object.prototype.toString.call(value).slice(8, -1));
   if (Array.isArray(value)) return 'an Array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return `the string ${JSON.stringify(clipped(value))}`;

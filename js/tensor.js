@@ -1,11 +1,11 @@
 // The Tensor class ({ type, data, dims }, the shape of onnxruntime-web's ort.Tensor) and the
 // reading of tensor-likes given to operators.
-import { DTYPES, bufferIsDetached, dataClass, describeValue, dtypeOf, isDetached, isList, lengthOf, lengthText, listFault, listLength } from './dtypes.js';
+import { DTYPES, bufferIsDetached, dataClass, describeValue, dtypeOf, isDetached, isList, lengthOf, lengthText, listFault, listLength, withArticle } from './dtypes.js';
 
 // 'a Float32Array', or 'a Uint16Array (or Float16Array)' for a dtype with two classes.
 export function expectedClassText(info) {
-  const name = info.array.name;
-  return info.alternative ? `a ${name} (or ${info.alternative.name})` : `a ${name}`;
+  const name = withArticle(info.array.name);
+  return info.alternative ? `${name} (or ${info.alternative.name})` : name;
 }
 
 // 'a Float32Array whose buffer is detached (...)': what a call says of an input, output or list

@@ -9,13 +9,13 @@ import { Tensor, disposedWasmTensors, shapeOf, wasmTensorFrees } from './tensor.
 
 // A block of `bytes` in the module's memory: its address, 0 if none. emmalloc meets a request no
 // free block holds by growing the memory for the whole of it, even where a free block at the top
-// could be extended; its malloc_trim(0) gives that block back to the break (bindings/sbrk_shrink.cc:
+// could be extended; its malloc_trim gives that block back to the break (bindings/sbrk_shrink.cc:
 // the memory stays, as wasm memory never shrinks), so the growth starts there. dispose() trims, and
 // a request that fails trims and asks once more (for a block the core freed at the top).
 function allocate(M, bytes) {
   // (>>> 0: the raw export returns an i32, so a block at or above 2 GiB comes back negative)
   const block = M._malloc(bytes) >>> 0;
-  if (block || !M._malloc_trim(0)) return block;
+  if (block || !M._ox_malloc_trim()) return block;
   return M._malloc(bytes) >>> 0;
 }
 
@@ -72,7 +72,7 @@ class WasmTensor {
     if (this.#block === 0) return;
     if (session()?.busy) throw new Error('onnx-extrema: a wasmTensor was disposed while an onnx-extrema call was running (from a getter or a Proxy of its arguments); dispose it after the call');
     this.#M._free(this.#block);
-    this.#M._malloc_trim(0); // (allocate)
+    this.#M._ox_malloc_trim(); // (allocate)
     this.#block = 0;
     this.#view = null;
     disposedWasmTensors.add(this); // (tensor.js: readTensorLike names it)

@@ -240,7 +240,7 @@ class Resolver {
     if (!is_integer(t.length) || t.length < 0 || t.length > static_cast<double>(kMaxSafeInteger))
       return fail("input " + which + " has an invalid data length " + number_text(t.length));
     if (product != t.length)
-      return fail("input " + which + " has " + number_text(t.length) + " elements of data but dims " +
+      return fail("input " + which + " has " + number_text(t.length) + (t.length == 1 ? " element" : " elements") + " of data but dims " +
                   dims_text(dims, *rank) + " need " + number_text(product));
     *count = static_cast<int64_t>(product);
     return Status::ok();

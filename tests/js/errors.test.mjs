@@ -235,6 +235,14 @@ test('friendly functions throw the same kind of Errors', () => {
   callGood(3);
 });
 
+test('messages read as English: an article before a vowel, a singular for one', () => {
+  const says = (fn, message) => assert.throws(fn, { message });
+  says(() => argMax(withData('float32', new Int8Array(6), [2, 3])), "ArgMax version 13: input 0 has type 'float32' but its data is an Int8Array; 'float32' data must be a Float32Array");
+  says(() => argMax(withData('int32', new Uint32Array(6), [2, 3])), "ArgMax version 13: input 0 has type 'int32' but its data is a Uint32Array; 'int32' data must be an Int32Array");
+  says(() => argMax(withData('float32', new Float32Array(1), [2, 3])), "ArgMax version 13: input 'data' has 1 element of data but dims [2, 3] need 6");
+  says(() => argMax(withData('float32', new Float32Array(2), [2, 3])), "ArgMax version 13: input 'data' has 2 elements of data but dims [2, 3] need 6");
+});
+
 // From version 18 on axes is the ONNX node's second input, so the core's list of attributes leaves
 // it out; reduceMax() takes it among its attributes at every opset, and its list says so (a user
 // who wrote { axis: 0 } must not read that axes is not taken).

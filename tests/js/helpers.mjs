@@ -93,7 +93,7 @@ export const ERROR_PATTERNS = {
   'attr-value': /must (be|hold)/,
   type: /has type \w+, which/,
   'bad-dims': /not a non-negative integer/,
-  length: /elements of data but dims/,
+  length: /elements? of data but dims/,
   axis: /out of range/,
   'empty-axis': /has length 0/,
   'repeated-axis': /appears twice/,
