@@ -36,7 +36,7 @@ class WasmTensor {
     const bytes = length * info.bytes;
     const block = bytes + line <= 0xffffffff ? allocate(M, bytes + line) : 0;
     if (!block)
-      throw new Error(`onnx-extrema: wasmTensor('${type}', ${JSON.stringify(shape)}): cannot allocate ${bytes} bytes in the module's wasm memory (at most 4 GiB in all; it has ${mebibytes(M.HEAPU8.length)} MiB, with the blocks in use between)`);
+      throw new Error(`onnx-extrema: wasmTensor('${type}', ${JSON.stringify(shape)}): cannot allocate ${bytes} bytes in the module's wasm memory (its memory is ${mebibytes(M.HEAPU8.length)} MiB of at most 4096; its free blocks and the growth left cannot hold that)`);
     this.#M = M;
     this.#block = block;
     this.#address = Math.ceil(block / line) * line;
