@@ -70,7 +70,7 @@ export declare class Tensor<T extends TensorType = TensorType, D extends TensorD
   implements TensorLike<T, D> {
   /** dims default to [data.length]. */
   constructor(type: T, data: D, dims?: readonly number[]);
-  /** A plain Array is converted to the type's typed array (not for float16/bfloat16: their numbers would be ambiguous). */
+  /** A plain Array is converted to the type's typed array (not for float16/bfloat16: their numbers would be ambiguous); an undefined entry or a hole is an Error. */
   constructor(
     type: T,
     data: T extends keyof TensorArrayElementMap ? readonly TensorArrayElementMap[T][] : never,

@@ -141,7 +141,8 @@ export class Tensor {
   /**
    * @param {string} type  'float32', 'int64', 'float16', ... (see README)
    * @param {ArrayBufferView|Array} data  the typed array for `type`; a plain Array is converted
-   *   for number and bigint types (not for float16/bfloat16, whose numbers would be ambiguous)
+   *   for number and bigint types (not for float16/bfloat16, whose numbers would be ambiguous); an
+   *   undefined entry or a hole is an Error
    * @param {number[]} [dims]  defaults to [data.length]
    */
   constructor(type, data, dims) {
