@@ -116,6 +116,13 @@ function toBytes(wasmBinary) {
   }
 }
 
+// init({ wasmBinary })'s bytes, checked to be a wasm module's.
+function wasmBytes(wasmBinary) {
+  const bytes = toBytes(wasmBinary);
+  checkWasm(bytes, 'init({ wasmBinary })', 'pass the bytes of dist/ox.wasm');
+  return bytes;
+}
+
 // A relative wasmUrl is relative to the page (or worker script) in a browser, and to this file
 // (the package's js/ folder) where there is no page, as in Node.
 function resolveWasmUrl(wasmUrl) {
@@ -180,9 +187,7 @@ async function load(options) {
   if (wasmModule !== undefined) {
     source = fromCompiled(wasmModule);
   } else if (wasmBinary !== undefined) {
-    const bytes = toBytes(wasmBinary);
-    checkWasm(bytes, 'init({ wasmBinary })', 'pass the bytes of dist/ox.wasm');
-    source = { options: { wasmBinary: bytes } };
+    source = { options: { wasmBinary: wasmBytes(wasmBinary) } };
   } else {
     source = { options: { wasmBinary: await fetchWasm(wasmUrl !== undefined ? resolveWasmUrl(wasmUrl) : defaultWasmUrl()) } };
   }
@@ -209,7 +214,7 @@ async function load(options) {
 function optionsChecked(options) {
   return (async () => {
     const { wasmBinary, wasmModule } = readInitOptions(options);
-    if (wasmBinary !== undefined) checkWasm(toBytes(wasmBinary), 'init({ wasmBinary })', 'pass the bytes of dist/ox.wasm');
+    if (wasmBinary !== undefined) wasmBytes(wasmBinary);
     if (wasmModule !== undefined) checkWasmModule(wasmModule);
   })();
 }
