@@ -117,7 +117,18 @@ std::string number_text(double v) {
   const int exponent = point - 1;
   out.append(digits, 1);
   if (k > 1) out.append(1, '.').append(digits + 1, k - 1);
-  return out.append(exponent < 0 ? "e-" : "e+").append(std::to_string(exponent < 0 ? -exponent : exponent));
+  return out.append(exponent < 0 ? "e-" : "e+").append(integer_text(exponent < 0 ? -exponent : exponent));
+}
+
+std::string integer_text(int64_t v) {
+  char digits[20];  // 2^63 has 19
+  int n = 0;
+  uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  do digits[n++] = static_cast<char>('0' + magnitude % 10);
+  while ((magnitude /= 10) > 0);
+  std::string out = v < 0 ? "-" : "";
+  while (n > 0) out += digits[--n];
+  return out;
 }
 
 }  // namespace ox

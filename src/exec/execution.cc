@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/half.h"
+#include "core/number_text.h"
 #include "kernels/l1_geometry.h"
 #include "kernels/simd.h"
 
@@ -137,7 +138,7 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
   plan_window(states, staging_bytes, window_above_bytes);
   if (gathered()) {
     if (!gather_offsets_.reserve(static_cast<size_t>(gather_.blocks) * sizeof(double)))
-      return Status::error("out of memory: the call needs " + std::to_string(gather_.blocks * 8) + " bytes of working memory");
+      return Status::error("out of memory: the call needs " + integer_text(gather_.blocks * 8) + " bytes of working memory");
     fill_gather_offsets();
   }
   const double best_bytes = static_cast<double>(capacity_) * input_size_;
@@ -145,7 +146,7 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
   if (best_bytes + index_bytes > static_cast<double>(SIZE_MAX / 2) ||
       !best_.reserve(static_cast<size_t>(best_bytes) + 1) ||
       !index_.reserve(static_cast<size_t>(index_bytes) + 1))
-    return Status::error("out of memory: the call needs " + std::to_string(static_cast<int64_t>(best_bytes + index_bytes)) +
+    return Status::error("out of memory: the call needs " + integer_text(static_cast<int64_t>(best_bytes + index_bytes)) +
                          " bytes of working memory");
   reset_slots(0, capacity_);
   return Status::ok();

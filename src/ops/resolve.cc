@@ -21,7 +21,7 @@ std::string list_text(const double* values, int64_t count) {
 
 std::string dims_text(const int64_t* dims, int rank) {
   std::string out = "[";
-  for (int i = 0; i < rank; ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+  for (int i = 0; i < rank; ++i) out += (i ? ", " : "") + integer_text(dims[i]);
   return out + "]";
 }
 
@@ -108,7 +108,7 @@ class Resolver {
   std::string label() const {
     std::string out = op_name(op_);
     if (!version_) return out;
-    out += " version " + std::to_string(version_->since);
+    out += " version " + integer_text(version_->since);
     if (req_.opset.kind == ValueKind::Number && req_.opset.values[0] != version_->since)
       out += " (opset " + number_text(req_.opset.values[0]) + ")";
     return out;
@@ -134,14 +134,14 @@ class Resolver {
 
   std::string input_name(int index) const {
     const char* name = index < 2 ? version_->input_names[index] : nullptr;
-    return name ? std::string("'") + name + "'" : "#" + std::to_string(index);
+    return name ? std::string("'") + name + "'" : "#" + integer_text(index);
   }
 
   Status check_inputs() {
     const int64_t n = req_.input_count;
     if (n > version_->max_inputs) {
-      std::string problem = "takes " + std::to_string(version_->max_inputs) + " input" +
-                            (version_->max_inputs == 1 ? "" : "s") + ", got " + std::to_string(n);
+      std::string problem = "takes " + integer_text(version_->max_inputs) + " input" +
+                            (version_->max_inputs == 1 ? "" : "s") + ", got " + integer_text(n);
       if (op_ == OpType::ReduceMax && version_->semantics == Semantics::ReduceAxesAttr)
         problem += "; axes is an input from ReduceMax version 18 on, an attribute before";
       return fail(problem);
@@ -168,7 +168,7 @@ class Resolver {
       if (!s.is_ok()) return s;
     }
     if (req_.attr_count > kMaxAttrsListed)
-      return fail("too many attributes (" + std::to_string(req_.attr_count) + "); this version takes " +
+      return fail("too many attributes (" + integer_text(req_.attr_count) + "); this version takes " +
                   attr_list_text(*version_));
     return Status::ok();
   }
@@ -179,7 +179,7 @@ class Resolver {
     if (op_ == OpType::ReduceMax && attr == Attr::Axes)
       return "takes axes as its second input, not as an attribute (axes is an attribute up to version 13)";
     if (first > version_->since)
-      return "attribute '" + name + "' arrives in " + op_name(op_) + " version " + std::to_string(first) +
+      return "attribute '" + name + "' arrives in " + op_name(op_) + " version " + integer_text(first) +
              "; this version takes " + attr_list_text(*version_);
     return "unknown attribute '" + name + "' (this version takes " + attr_list_text(*version_) + ")";
   }
@@ -200,7 +200,7 @@ class Resolver {
         if (v.kind != ValueKind::List) return fail(name() + " must be a list of integers, got " + value_kind_text(v));
         for (int64_t i = 0; i < v.count && i < kMaxListed; ++i)
           if (!is_integer(v.values[i]))
-            return fail(name() + " must hold integers, but entry " + std::to_string(i) + " is " +
+            return fail(name() + " must hold integers, but entry " + integer_text(i) + " is " +
                         number_text(v.values[i]));
         return Status::ok();
     }
@@ -219,18 +219,18 @@ class Resolver {
   // Reads a tensor's dims into `dims`; checks them and the element count against the data.
   Status read_dims(const TensorArg& t, const std::string& which, int64_t* dims, int* rank, int64_t* count) const {
     if (t.rank > kMaxRank)
-      return fail("input " + which + " has rank " + std::to_string(t.rank) + ", above the supported maximum of " +
-                  std::to_string(kMaxRank));
+      return fail("input " + which + " has rank " + integer_text(t.rank) + ", above the supported maximum of " +
+                  integer_text(kMaxRank));
     *rank = static_cast<int>(t.rank);
     double product = 1;
     bool empty = false;
     for (int d = 0; d < *rank; ++d) {
       const double v = t.dims[d];
       if (!is_integer(v) || v < 0)
-        return fail("input " + which + " has dims[" + std::to_string(d) + "] = " + number_text(v) +
+        return fail("input " + which + " has dims[" + integer_text(d) + "] = " + number_text(v) +
                     ", which is not a non-negative integer");
       if (v > static_cast<double>(kMaxSafeInteger))
-        return fail("input " + which + " has dims[" + std::to_string(d) + "] = " + number_text(v) +
+        return fail("input " + which + " has dims[" + integer_text(d) + "] = " + number_text(v) +
                     ", above the supported maximum of 2^53 - 1");
       dims[d] = static_cast<int64_t>(v);
       product *= v;  // exact while below 2^53; beyond that it cannot match any valid data length
@@ -250,14 +250,14 @@ class Resolver {
     const TensorArg& t = req_.inputs[0];
     const std::string which = input_name(0);
     const DTypeInfo* info = dtype_info(t.dtype);
-    if (!info) return fail("input " + which + " has an unknown type code " + std::to_string(t.dtype));
+    if (!info) return fail("input " + which + " has an unknown type code " + integer_text(t.dtype));
     dtype_ = info->code;
     if (!type_in(version_->types, dtype_)) {
       const int first = first_version_accepting(op_, dtype_);
       std::string problem = "input " + which + " has type " + info->name + ", which ";
       if (first > version_->since)
-        problem += std::string(op_name(op_)) + " accepts from version " + std::to_string(first) +
-                   " on (opset >= " + std::to_string(first) + ")";
+        problem += std::string(op_name(op_)) + " accepts from version " + integer_text(first) +
+                   " on (opset >= " + integer_text(first) + ")";
       else
         problem += std::string("no version of ") + op_name(op_) + " accepts";
       return fail(problem + "; this version accepts " + type_names(version_->types));
@@ -277,8 +277,8 @@ class Resolver {
       return fail(what + " " + number_text(axis) + " is out of range: the input is a scalar (rank 0)" +
                   " and has no axes");
     if (axis < -rank_ || axis > rank_ - 1)
-      return fail(what + " " + number_text(axis) + " is out of range [" + std::to_string(-rank_) + ", " +
-                  std::to_string(rank_ - 1) + "] for an input of rank " + std::to_string(rank_));
+      return fail(what + " " + number_text(axis) + " is out of range [" + integer_text(-rank_) + ", " +
+                  integer_text(rank_ - 1) + "] for an input of rank " + integer_text(rank_));
     *out = static_cast<int>(axis < 0 ? axis + rank_ : axis);
     return Status::ok();
   }
@@ -302,8 +302,8 @@ class Resolver {
 
   Status check_axis_length(int64_t length) const {
     if (length > kMaxAxisLength)
-      return fail("the reduced axis has " + std::to_string(length) + " elements; at most " +
-                  std::to_string(kMaxAxisLength) + " are supported");
+      return fail("the reduced axis has " + integer_text(length) + " elements; at most " +
+                  integer_text(kMaxAxisLength) + " are supported");
     return Status::ok();
   }
 
@@ -329,7 +329,7 @@ class Resolver {
     plan_->kind = op_ == OpType::ArgMax ? PlanKind::ArgMax : PlanKind::ArgMin;
     plan_->select_last = int_attr(Attr::SelectLastIndex) != 0;
     if (plan_->reduce == 0)
-      return fail("axis " + std::to_string(axis) + " has length 0: " + op_name(op_) +
+      return fail("axis " + integer_text(axis) + " has length 0: " + op_name(op_) +
                   " of an empty set has no index");
     int64_t out_dims[kMaxRank];
     int out_rank = 0;
@@ -386,7 +386,7 @@ class Resolver {
         Status s = normalize_axis(axes[i], axes_name + " entry", &axis);
         if (!s.is_ok()) return s;
         if (reduced[axis])
-          return fail("axis " + std::to_string(axis) + " appears twice in " + axes_name + " " +
+          return fail("axis " + integer_text(axis) + " appears twice in " + axes_name + " " +
                       list_text(axes, axis_count));
         reduced[axis] = true;
       }

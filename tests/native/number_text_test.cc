@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -118,5 +119,21 @@ TEST_CASE("number_text: the shortest text that reads back, for every power of tw
     std::memcpy(&v, &bits, 8);
     if (std::isfinite(v) && v != 0) check_shortest_round_trip(v);
     check_shortest_round_trip(std::round(std::uniform_real_distribution<double>(-1e6, 1e6)(rng)) / 1000);
+  }
+}
+
+TEST_CASE("integer_text: every int64 as printf's %lld prints it") {
+  const auto printed = [](int64_t v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v));
+    return std::string(text);
+  };
+  const int64_t landmarks[] = {0, 1, -1, 9, 10, -10, 99, 100, 2147483647, -2147483648LL, 9007199254740991LL,
+                               -9007199254740991LL, INT64_MAX, INT64_MIN, INT64_MIN + 1};
+  for (int64_t v : landmarks) CHECK(ox::integer_text(v) == printed(v));
+  std::mt19937_64 rng(20261204);
+  for (int i = 0; i < 20000; ++i) {
+    const int64_t v = static_cast<int64_t>(rng()) >> (rng() % 64);  // every magnitude
+    CHECK(ox::integer_text(v) == printed(v));
   }
 }
