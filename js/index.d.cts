@@ -128,7 +128,7 @@ export type GlobalWasmModule = typeof globalThis extends { WebAssembly: { Module
   : never;
 
 /** Loads the wasm module; idempotent. Operators throw until it resolves. */
-export declare function init(options?: InitOptions): Promise<void>;
+export declare function init(options?: InitOptions | null): Promise<void>;
 
 /** 0/1 or false/true. */
 export type Flag = 0 | 1 | boolean;
@@ -205,16 +205,16 @@ export type OutputData<X extends AnyTensorLike> = X['type'] extends TensorType ?
 
 /** Indices of the maxima along `axis` (int64). */
 export declare function argMax<X extends AnyTensorLike>(
-  x: Accepted<X, ArgTypes>, attributes?: ArgAttributes, options?: OperatorOptions<BigInt64Array>): Tensor<'int64', BigInt64Array>;
+  x: Accepted<X, ArgTypes>, attributes?: ArgAttributes, options?: OperatorOptions<BigInt64Array> | null): Tensor<'int64', BigInt64Array>;
 /** Indices of the minima along `axis` (int64). */
 export declare function argMin<X extends AnyTensorLike>(
-  x: Accepted<X, ArgTypes>, attributes?: ArgAttributes, options?: OperatorOptions<BigInt64Array>): Tensor<'int64', BigInt64Array>;
+  x: Accepted<X, ArgTypes>, attributes?: ArgAttributes, options?: OperatorOptions<BigInt64Array> | null): Tensor<'int64', BigInt64Array>;
 /** Maxima over `axes` (default all), in the input's type and data class. */
 export declare function reduceMax<X extends AnyTensorLike>(
-  x: Accepted<X, ReduceMaxTypes>, attributes?: ReduceMaxAttributes, options?: OperatorOptions<OutputData<X>>): SameAs<X>;
+  x: Accepted<X, ReduceMaxTypes>, attributes?: ReduceMaxAttributes, options?: OperatorOptions<OutputData<X>> | null): SameAs<X>;
 /** One-hot of the first maximum along `axis`, in the input's type and data class. */
 export declare function hardmax<X extends AnyTensorLike>(
-  x: Accepted<X, HardmaxTypes>, attributes?: HardmaxAttributes, options?: OperatorOptions<OutputData<X>>): SameAs<X>;
+  x: Accepted<X, HardmaxTypes>, attributes?: HardmaxAttributes, options?: OperatorOptions<OutputData<X>> | null): SameAs<X>;
 
 export type OpType = 'ArgMax' | 'ArgMin' | 'ReduceMax' | 'Hardmax';
 export type AttributeValue = number | bigint | boolean | IntegerList;
@@ -225,7 +225,7 @@ export declare function runNode(
   inputs: readonly (AnyTensorLike | null | undefined)[],
   attributes?: Readonly<Record<string, AttributeValue | undefined>>,
   opset?: number,
-  options?: RunNodeOptions,
+  options?: RunNodeOptions | null,
 ): Tensor[];
 
 /** float16 bits (0..65535) for a number, rounded to nearest even; NaN gives a NaN. */

@@ -42,6 +42,7 @@ const initOptions: InitOptions = {};
 const ready: Promise<void> = init(initOptions);
 await ready;
 await init(); // idempotent
+await init(null); // null reads as no options, as the runtime takes it
 
 // Tensor: typed-array data, and a plain Array converted for number, bigint and bool types.
 const logits = new Tensor('float32', new Float32Array([0.5, 2, -1, 3, 3, 0]), [2, 3]);
@@ -91,6 +92,9 @@ const rowOut: OperatorOptions<Float32Array> = { opset: 13, out: new Float32Array
 check(reduceMax(logits, { axes: [1], keepdims: 0 }, rowOut).data === rowOut.out, 'reduceMax into out');
 const nodeOut = new Float32Array(6);
 check(runNode('Hardmax', [logits], {}, 13, { out: nodeOut })[0]?.data === nodeOut && same(nodeOut, [0, 1, 0, 1, 0, 0]), 'runNode into out');
+// null options read as none (a fresh output), for the operator functions and runNode alike.
+check(same(argMax(logits, argAttributes, null).data, [1n, 0n]), 'argMax with null options');
+check(same(runNode('Hardmax', [logits], {}, 13, null)[0]?.data ?? [], [0, 1, 0, 1, 0, 0]), 'runNode with null options');
 
 // float16 and bfloat16 bits, through the helpers.
 const halfBits: Uint16Array = toFloat16Array([1, 5, -2]);
