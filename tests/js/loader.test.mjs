@@ -3,6 +3,7 @@
 // The failures run first: once a load succeeds, init() is settled for the process.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import test, { after, before } from 'node:test';
 import { startStaticServer } from '../../scripts/static-server.mjs';
@@ -179,6 +180,18 @@ test('wasmModule: a WebAssembly.Module of ox.wasm, compiled elsewhere and posted
     await init({ wasmModule });
     console.log(argMax({ type: 'float32', data: new Float32Array([1, 3, 2]), dims: [3] }).data[0]);`;
   const child = runModule(script);
+  assert.equal(child.stderr, '');
+  assert.equal(child.stdout.trim(), '1n');
+});
+
+// In a process of its own, started in another folder: where there is no page, a relative wasmUrl
+// is relative to the package's js/ folder, not to the working directory.
+test('a relative wasmUrl in Node is relative to the js/ folder', { skip: NOT_NODE }, () => {
+  const script = `
+    import { argMax, init } from ${indexHref};
+    await init({ wasmUrl: '../dist/ox.wasm' });
+    console.log(argMax({ type: 'float32', data: new Float32Array([1, 3, 2]), dims: [3] }).data[0]);`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000, cwd: tmpdir() });
   assert.equal(child.stderr, '');
   assert.equal(child.stdout.trim(), '1n');
 });

@@ -197,6 +197,16 @@ test('the Tensor class: dims default, Array conversion, errors', () => {
   assert.deepEqual(Array.from(hardmax(new Tensor('float64', [3, -1, 7], [1, 3])).data), [0, 0, 1]);
 });
 
+test('a plain tensor-like without dims is 1-D, [data.length]; a shape property is not read', () => {
+  const data = new Float32Array([1, 7, 2, 5, 9, 3]);
+  const flat = argMax({ type: 'float32', data }, { keepdims: 0 });
+  assert.deepEqual([flat.dims, Array.from(flat.data)], [[], [4n]]);
+  const withShape = reduceMax({ type: 'float32', data, shape: [2, 3] }, { axes: [-1] });
+  assert.deepEqual([withShape.dims, Array.from(withShape.data)], [[1], [9]]);
+  const rows = reduceMax({ type: 'float32', data, dims: [2, 3] }, { axes: [-1] });
+  assert.deepEqual([rows.dims, Array.from(rows.data)], [[2, 1], [7, 9]]);
+});
+
 test('BigInt dims (as ONNX protobuf readers give int64 dims) work like number dims', () => {
   const data = new Float32Array([1, 9, 3, 4, 2, 8]);
   const expected = runNode('ArgMax', [{ type: 'float32', data, dims: [2, 3] }], { axis: 1 }, 13)[0];

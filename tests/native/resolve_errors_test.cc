@@ -329,4 +329,7 @@ TEST_CASE("errors: an axis longer than int32 indices can hold") {
   th::require_error(hardmax(13, {3, 2147483648}), "Hardmax version 13", "at most 2147483647");
   // ReduceMax tracks no index: its axis may be longer.
   CHECK(th::resolve(reducemax(13, {2147483648})).status.is_ok());
+  // An empty input has no index to find: its reduced axis may be as long as any.
+  CHECK(th::resolve(argmax(13, {2147483648, 0})).status.is_ok());
+  CHECK(th::resolve(hardmax(13, {0, 2147483648})).status.is_ok());
 }
