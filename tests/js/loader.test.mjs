@@ -15,8 +15,8 @@ const wasmFile = new URL('../../dist/ox.wasm', import.meta.url);
 // The package's entry, quoted for the scripts below that run in processes of their own (a load
 // settles init() for its process).
 const indexHref = JSON.stringify(new URL('../../js/index.mjs', import.meta.url).href);
-const runModule = (script, flags = []) =>
-  spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 });
+const runModule = (script, flags = [], cwd = undefined) =>
+  spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000, cwd });
 let server;
 
 before(async () => {
@@ -191,7 +191,7 @@ test('a relative wasmUrl in Node is relative to the js/ folder', { skip: NOT_NOD
     import { argMax, init } from ${indexHref};
     await init({ wasmUrl: '../dist/ox.wasm' });
     console.log(argMax({ type: 'float32', data: new Float32Array([1, 3, 2]), dims: [3] }).data[0]);`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000, cwd: tmpdir() });
+  const child = runModule(script, [], tmpdir());
   assert.equal(child.stderr, '');
   assert.equal(child.stdout.trim(), '1n');
 });
