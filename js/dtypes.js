@@ -191,6 +191,14 @@ export function isMapOrSet(value) {
 /** A caller's text (a key, a string value) cut to 40 characters for a message. */
 export const clipped = (text) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
 
+/**
+ * A caller's key (an option's name) for a message, clipped, shown as the core shows operator and
+ * attribute names (src/wire: put_name_code): printable ASCII as itself, a backslash doubled, any
+ * other UTF-16 unit as a JS escape, so a look-alike ('\u0430xis') or an invisible character shows.
+ */
+export const keyText = (key) =>
+  clipped(key).replace(/[^\x20-\x5b\x5d-\x7e]/g, (c) => (c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+
 // 'a Float32Array', 'an Int8Array': a class name with its article ('a Uint8Array': you-int).
 export const withArticle = (name) => `${/^[AEIO]/.test(name) ? 'an' : 'a'} ${name}`;
 

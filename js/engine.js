@@ -7,7 +7,7 @@
 // call a single crossing into wasm (bindings' run(), where a request repeating an earlier one
 // reuses its plan); no view or string is made per call. session.js holds what every call needs
 // from the loaded module.
-import { bufferIsDetached, bytesOf, clipped, describeValue, isCount, isDetached, isMapOrSet, lengthOf, lengthText, plainView } from './dtypes.js';
+import { bufferIsDetached, bytesOf, describeValue, isCount, isDetached, isMapOrSet, keyText, lengthOf, lengthText, plainView } from './dtypes.js';
 import { inputAddress, streamInput } from './feed.js';
 import {
   claimOutput, hardmaxOutput, markWinners, outProblem, outputArray, outputClass, readOutput, response, resultTensor, stagedOutput,
@@ -45,7 +45,7 @@ function checkedOptions(opType, options, opset, takesOpset) {
 function checkOptionKeys(opType, options, opset, takesOpset) {
   for (const key in options) {
     if (key === 'out' || (key === 'opset' && takesOpset) || !Object.hasOwn(options, key)) continue;
-    const name = clipped(key);
+    const name = keyText(key);
     throw nodeError(opType, opset, key === 'opset'
       ? "runNode takes the opset as its fourth argument, not as option 'opset'"
       : `unknown option '${name}'; ${takesOpset ? 'the options are opset and out' : "runNode's one option is out"}`);

@@ -5,7 +5,7 @@
 import createOxModule from '../dist/ox.mjs';
 import { currentModule, setModule } from './module.js';
 import { prime } from './prime.js';
-import { bufferOf, clipped, describeValue, isDetached, isMapOrSet, isSharedBuffer, typedArrayKind } from './dtypes.js';
+import { bufferOf, describeValue, isDetached, isMapOrSet, isSharedBuffer, keyText, typedArrayKind } from './dtypes.js';
 import { detachedText } from './tensor.js';
 
 // Computed at init(), not at import: a classic-script bundle (esbuild's default iife format) has an
@@ -146,7 +146,7 @@ function readInitOptions(options) {
     throw new Error(`onnx-extrema: init(options) takes an object such as { wasmBinary }, { wasmUrl } or { wasmModule }, got ${isWasmModule(options) ? 'a WebAssembly.Module' : describeValue(options)}`);
   for (const key in options) {
     if (Object.hasOwn(options, key) && !INIT_OPTIONS.includes(key))
-      throw new Error(`onnx-extrema: init() got unknown option '${clipped(key)}'; its options are wasmBinary, wasmUrl and wasmModule`);
+      throw new Error(`onnx-extrema: init() got unknown option '${keyText(key)}'; its options are wasmBinary, wasmUrl and wasmModule`);
   }
   const { wasmBinary, wasmUrl, wasmModule } = options;
   const read = { wasmBinary, wasmUrl, wasmModule };

@@ -8,9 +8,16 @@
 
 namespace ox {
 
+// The longest text one character code takes in NameText::chars (`\u{10FFFF}`).
+constexpr int kMaxCodeText = 10;
+
 struct NameText {
-  int length = 0;                      // true length
-  char chars[kMaxNameLength + 1] = {};  // first kMaxNameLength characters, NUL terminated
+  int length = 0;  // true length, in character codes
+  // The first kMaxNameLength codes as printable text, NUL terminated: printable ASCII as itself,
+  // a backslash as `\\`, any other code as a JS escape (`\u0430`, `\u{1F600}`), so an error shows
+  // what a look-alike or invisible character was. No operator or attribute name holds a
+  // backslash, so an escaped name never equals one.
+  char chars[kMaxNameLength * kMaxCodeText + 1] = {};
 };
 
 // What kind of JS value an attribute or opset was.

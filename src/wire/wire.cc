@@ -38,17 +38,41 @@ class Reader {
 
 int64_t carried(int64_t count, int64_t capacity) { return count < capacity ? count : capacity; }
 
+}  // namespace
+
+char* put_name_code(uint32_t code, char* at) {
+  if (code >= 32 && code < 127 && code != '\\') {
+    *at++ = static_cast<char>(code);
+    return at;
+  }
+  *at++ = '\\';
+  if (code == '\\') {
+    *at++ = '\\';
+    return at;
+  }
+  *at++ = 'u';
+  const bool braced = code > 0xFFFF;  // (JS's \u{...}: four hex digits cannot hold it)
+  const int digits = !braced ? 4 : code > 0xFFFFF ? 6 : 5;
+  if (braced) *at++ = '{';
+  for (int d = digits - 1; d >= 0; --d) *at++ = "0123456789abcdef"[(code >> (4 * d)) & 0xF];
+  if (braced) *at++ = '}';
+  return at;
+}
+
+namespace {
+
 bool read_name(Reader& in, NameText* name) {
   int64_t length;
   if (!in.integer(0, kMaxSafeInteger, &length)) return false;
   name->length = static_cast<int>(carried(length, kMaxNameLength + 1));  // keeps "too long" visible
   const int64_t n = carried(length, kMaxNameLength);
+  char* at = name->chars;
   for (int64_t i = 0; i < n; ++i) {
     int64_t code;
     if (!in.integer(0, 0x10FFFF, &code)) return false;
-    name->chars[i] = (code >= 32 && code < 127) ? static_cast<char>(code) : '?';
+    at = put_name_code(static_cast<uint32_t>(code), at);
   }
-  name->chars[n] = '\0';
+  *at = '\0';
   return true;
 }
 

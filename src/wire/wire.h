@@ -13,6 +13,7 @@
 //                name (as above), kind, other, value count, min(count, kMaxListed) values
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 #include "core/status.h"
 #include "ops/request.h"
@@ -29,5 +30,9 @@ constexpr int kMaxWireWords = 1 + (1 + kMaxNameLength) + (3 + kMaxListed) + 1 + 
 // inputs and attributes past the carried ones, the fields of an absent input) keep whatever they
 // held. On error the request is only partly decoded.
 Status decode_request(const double* words, size_t count, NodeRequest* request);
+
+// One character code of a name written as NameText::chars shows it (at most kMaxCodeText chars);
+// returns the end of what it wrote.
+char* put_name_code(uint32_t code, char* at);
 
 }  // namespace ox

@@ -174,6 +174,25 @@ test('limits beyond the reference: rank above 64, dims above 2^53, outputs too l
   callGood(3);
 });
 
+test('names in messages show look-alike and invisible characters as JS escapes, the same in the core and in JS', async () => {
+  await init();
+  const x = tensor('float32', [1, 2], [2]);
+  const says = (call, text) => assert.throws(call, (e) => e.message.includes(text), text);
+  // The core's names: an operator, an attribute (a Cyrillic a, U+0430, looks like 'axis').
+  says(() => runNode('ArgM\u00e4x', [x]), "unknown operator 'ArgM\\u00e4x'");
+  says(() => argMax(x, { '\u0430xis': 0 }), "ArgMax version 13: unknown attribute '\\u0430xis' (this version takes axis");
+  says(() => argMax(x, { 'axis\u200b': 0 }), "unknown attribute 'axis\\u200b'"); // a zero-width space
+  says(() => argMax(x, { 'a\tb': 0 }), "unknown attribute 'a\\u0009b'");
+  says(() => argMax(x, { 'a\u{1F600}': 0 }), "unknown attribute 'a\\ud83d\\ude00'"); // as UTF-16 units, as JS holds it
+  says(() => runNode('Arg\\Max', [x]), "unknown operator 'Arg\\\\Max'"); // a backslash doubled: no escape reads the same
+  // JS's own keys: an option (Cyrillic o) and init()'s.
+  says(() => argMax(x, { axis: 0 }, { '\u043eut': new BigInt64Array(1) }), "ArgMax version 13: unknown option '\\u043eut'");
+  await assert.rejects(init({ 'wasm\u00a0Url': 'x' }), (e) => e.message.includes("unknown option 'wasm\\u00a0Url'"));
+  // Plain names are as they were, and the look-alike is still refused, not read as axis.
+  says(() => argMax(x, { axiss: 0 }), "unknown attribute 'axiss'");
+  assertTensorEqual(argMax(x, { axis: 0 }), { type: 'int64', data: new BigInt64Array([1n]), dims: [1] });
+});
+
 test('numbers in messages read as JavaScript prints them (String(x)): shortest digits, every magnitude', () => {
   const random = prng(2026).next;
   const bits = new Float64Array(1), words = new Uint32Array(bits.buffer);

@@ -104,8 +104,9 @@ inline int64_t carried(int64_t count, int64_t capacity) { return std::min(count,
 inline void fill_name(const std::string& s, ox::NameText* name) {
   name->length = static_cast<int>(carried(static_cast<int64_t>(s.size()), ox::kMaxNameLength + 1));
   const int64_t n = carried(static_cast<int64_t>(s.size()), ox::kMaxNameLength);
-  for (int64_t i = 0; i < n; ++i) name->chars[i] = s[static_cast<size_t>(i)];
-  name->chars[n] = '\0';
+  char* at = name->chars;
+  for (int64_t i = 0; i < n; ++i) at = ox::put_name_code(static_cast<unsigned char>(s[static_cast<size_t>(i)]), at);
+  *at = '\0';
 }
 
 inline void fill_value(const ValueSpec& v, ox::Value* out) {

@@ -3,6 +3,7 @@
 // decodes can be resolved (and, when small, executed) safely.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -230,10 +231,25 @@ TEST_CASE("wire: oversized true counts keep their length while carrying the capa
   attrs.attr_count = 12;
   REQUIRE(decode(tb::to_wire(attrs), &decoded).is_ok());
   CHECK_THAT(ox::resolve(decoded, &plan).message(), Catch::Matchers::Contains("too many attributes (12)"));
-  // Characters outside printable ASCII (32-126) arrive as '?'.
-  words = {ox::kWireVersion, 7, 'A', 200, 0x10FFFF, 127, 31, ' ', '~', 0, 0, 0, 0, 0};
+  // Characters outside printable ASCII (32-126), and the backslash, arrive as JS escapes.
+  words = {ox::kWireVersion, 9, 'A', 200, 0x10FFFF, 0x1F600, 127, 31, ' ', '\\', '~', 0, 0, 0, 0, 0};
   REQUIRE(decode(words, &decoded).is_ok());
-  CHECK(std::string(decoded.op.chars) == "A???? ~");
+  CHECK(std::string(decoded.op.chars) == "A\\u00c8\\u{10ffff}\\u{1f600}\\u007f\\u001f \\\\~");
+  CHECK(decoded.op.length == 9);
+  // A name of kMaxNameLength codes that each take the longest escape fits, NUL included.
+  words = {ox::kWireVersion, static_cast<double>(ox::kMaxNameLength)};
+  for (int i = 0; i < ox::kMaxNameLength; ++i) words.push_back(0x10FFFF);
+  for (int i = 0; i < 5; ++i) words.push_back(0);
+  REQUIRE(decode(words, &decoded).is_ok());
+  CHECK(std::strlen(decoded.op.chars) == static_cast<size_t>(ox::kMaxNameLength * ox::kMaxCodeText));
+  // An escaped name is never a known one: 'axis' spelt with a Cyrillic a (U+0430) is named unknown.
+  words = tb::to_wire(Node("ArgMax").in(tb::tensor(DType::Float32, {2})).attr("axis", 0));
+  const std::vector<double> axis_name = {4, 'a', 'x', 'i', 's'};
+  const auto found = std::search(words.begin(), words.end(), axis_name.begin(), axis_name.end());
+  REQUIRE(found != words.end());
+  found[1] = 0x430;
+  REQUIRE(decode(words, &decoded).is_ok());
+  CHECK_THAT(ox::resolve(decoded, &plan).message(), Catch::Matchers::Contains("unknown attribute '\\u0430xis'"));
 }
 
 TEST_CASE("wire: garbage words never crash the decoder, the resolver or an execution") {
