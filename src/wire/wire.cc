@@ -3,6 +3,26 @@
 #include <cmath>
 
 namespace ox {
+
+char* put_name_code(uint32_t code, char* at) {
+  if (code >= 32 && code < 127 && code != '\\') {
+    *at++ = static_cast<char>(code);
+    return at;
+  }
+  *at++ = '\\';
+  if (code == '\\') {
+    *at++ = '\\';
+    return at;
+  }
+  *at++ = 'u';
+  const bool braced = code > 0xFFFF;  // (JS's \u{...}: four hex digits cannot hold it)
+  const int digits = !braced ? 4 : code > 0xFFFFF ? 6 : 5;
+  if (braced) *at++ = '{';
+  for (int d = digits - 1; d >= 0; --d) *at++ = "0123456789abcdef"[(code >> (4 * d)) & 0xF];
+  if (braced) *at++ = '}';
+  return at;
+}
+
 namespace {
 
 class Reader {
@@ -37,29 +57,6 @@ class Reader {
 };
 
 int64_t carried(int64_t count, int64_t capacity) { return count < capacity ? count : capacity; }
-
-}  // namespace
-
-char* put_name_code(uint32_t code, char* at) {
-  if (code >= 32 && code < 127 && code != '\\') {
-    *at++ = static_cast<char>(code);
-    return at;
-  }
-  *at++ = '\\';
-  if (code == '\\') {
-    *at++ = '\\';
-    return at;
-  }
-  *at++ = 'u';
-  const bool braced = code > 0xFFFF;  // (JS's \u{...}: four hex digits cannot hold it)
-  const int digits = !braced ? 4 : code > 0xFFFFF ? 6 : 5;
-  if (braced) *at++ = '{';
-  for (int d = digits - 1; d >= 0; --d) *at++ = "0123456789abcdef"[(code >> (4 * d)) & 0xF];
-  if (braced) *at++ = '}';
-  return at;
-}
-
-namespace {
 
 bool read_name(Reader& in, NameText* name) {
   int64_t length;
