@@ -83,7 +83,9 @@ struct RowScan {
   // Also stores the summary of each group of kUnroll vectors (the tail's vectors make one last
   // group) as a mark: a rescan looks at the marks first, then at the one group holding the
   // extreme. One store per group; the rescan reads a 32nd of the block.
+  // ReduceMax's float32 passes store none (kMaxRowMarks: float_lanes.h).
   static constexpr ptrdiff_t kStep = L::kUnroll * kLanes;
+  static constexpr bool kMarked = Index || kMaxRowMarks<L>;
   static constexpr int kMaxGroups = static_cast<int>(kBlock / kStep) + 1;
   using Mark = typename Summary::Mark;
   template <RowPass P>
@@ -99,13 +101,13 @@ struct RowScan {
     int g = 0;
     for (; i + kStep <= n; i += kStep) {
       const Summary t = tree<L::kUnroll, P>(p + i);
-      marks[g++] = mark<P>(t);
+      if constexpr (kMarked) marks[g++] = mark<P>(t);
       merge<P>(s, t);
     }
     if (i < n) {
       Summary t = Summary::of(simd::load(p + n - kLanes));
       for (; i + kLanes < n; i += kLanes) merge<P>(t, Summary::of(simd::load(p + i)));
-      marks[g++] = mark<P>(t);
+      if constexpr (kMarked) marks[g++] = mark<P>(t);
       merge<P>(s, t);
     }
     *groups = g;
@@ -188,10 +190,12 @@ struct RowScan {
   // last-index rule.
   static ptrdiff_t locate(const Raw* p, ptrdiff_t n, const Mark* marks, int groups, V m) {
     static_assert(sizeof(Mark) == simd::kBytes, "a mark is one vector");
+    const auto eq = [m](V v) { return L::equal_mask(v, m); };
+    // Without marks (ReduceMax, kMarked): its zero maximum, searched for from the start.
+    if constexpr (!kMarked) return find(p, n, eq);
     const ptrdiff_t g = find(reinterpret_cast<const Raw*>(marks), groups * kLanes,
                              [m](V v) { return Summary::holds(simd::bits<Mark>(v), m); }) / kLanes;
     ptrdiff_t start = g * kStep, len = (g + 1) * kStep < n ? kStep : n - start;
-    const auto eq = [m](V v) { return L::equal_mask(v, m); };
     if (len < kLanes) start = n - kLanes, len = kLanes;
     return start + find(p + start, len, eq);
   }
