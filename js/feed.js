@@ -3,7 +3,7 @@
 // the core's plan asks, each reduced while in cache.
 import { chunkPlacement } from './chunk-placement.js';
 import { bufferOf, byteOffsetOf, bytesOf, plainView } from './dtypes.js';
-import { STAGING_BYTES, check, heap, heapViewFor, typedArraySet } from './session.js';
+import { STAGING_BYTES, check, heap, heapViewFor, inHeap, typedArraySet } from './session.js';
 
 // Where the core can read the whole input at once: its own address when it already is in wasm
 // memory (kept as input.address, which the rest of the call reads it by), the staging buffer
@@ -12,11 +12,11 @@ export function inputAddress(s, input) {
   if (!input) return 0;
   const { staging } = s;
   const data = input.data;
-  const views = heap(s);
   // (the offset first: the buffer's getter is slower, and a heap view never starts at address 0)
   const offset = byteOffsetOf(data);
-  if (offset !== 0 && bufferOf(data) === views.HEAPU8.buffer) return (input.address = offset);
+  if (offset !== 0 && inHeap(s, data)) return (input.address = offset);
   if (input.length * input.info.bytes > STAGING_BYTES) return 0;
+  const views = heap(s);
   const view = heapViewFor(views, input.cls, input.info);
   if (view) typedArraySet.call(view, data, staging / input.info.bytes);
   else views.HEAPU8.set(bytesOf(data), staging);

@@ -5,7 +5,7 @@ import {
   DTYPE_BY_CODE, bufferOf, byteLengthOf, byteOffsetOf, bytesOf, dataClass, describeValue, isDetached, isSharedBuffer, lengthOf, plainView, sameSharedBytes,
   typedArrayKind,
 } from './dtypes.js';
-import { STAGING_BYTES, check, failWith, heap, heapViewFor, typedArraySet, typedArraySlice } from './session.js';
+import { STAGING_BYTES, check, failWith, heap, heapViewFor, knownInHeap, typedArraySet, typedArraySlice } from './session.js';
 import { Tensor, detachedText, expectedClassText } from './tensor.js';
 
 // What prepare() wrote about the output.
@@ -71,7 +71,8 @@ export function outProblem(s, out, tensors) {
   let outShared; // whether out's buffer is a SharedArrayBuffer, asked once an input is in another buffer
   for (let k = 0; k < tensors.length; k += 1) {
     const data = tensors[k]?.data;
-    if (!data) continue;
+    // (a resident input, known to view the heap's ArrayBuffer, which out does not: no byte shared)
+    if (!data || knownInHeap(s, data)) continue;
     const dataBuffer = bufferOf(data);
     if (dataBuffer !== buffer && !((outShared ??= isSharedBuffer(buffer)) && isSharedBuffer(dataBuffer))) continue;
     const start = byteOffsetOf(out), end = start + byteLengthOf(out);

@@ -1,7 +1,7 @@
 // The loaded module's session (what every call needs from it, read once), its heap views, and
 // the errors a call throws with the core's label for its operator and version.
 import { PLACEMENT_SLACK_BYTES, chunkClock } from './chunk-placement.js';
-import { DTYPE_BY_CODE, describeValue } from './dtypes.js';
+import { DTYPE_BY_CODE, bufferOf, describeValue } from './dtypes.js';
 import { currentModule } from './module.js';
 import { RequestWriter } from './wire.js';
 
@@ -41,6 +41,8 @@ function newSession(M) {
     gather: M._responseAddress() / 8 + M.GATHER_WORD, // blocks (0: not gathered), offsets, next window
     busy: false, // a call is writing its request or running (runNodeOutput)
     stagedPart: undefined, // the last part of the staging buffer copied out (outputs.js: stagedPart)
+    heapView: null, // the last view found to lie in the heap, and that heap's buffer (inHeap)
+    heapViewBuffer: null,
     attributeNames: M._attributeNames().split(','), // every operator's, the core's list (readArguments)
     float16One: M.FLOAT16_ONE,
     bfloat16One: M.BFLOAT16_ONE,
@@ -75,6 +77,25 @@ export function heap(s) {
   if (s.views.HEAPU8.length === 0) s.views = heapViews(s.M);
   return s.views;
 }
+
+/**
+ * Whether typed array `data` views the module's own memory (a wasmTensor's data, read in place).
+ * The last such view is kept with the buffer it was found in: a typed array's buffer never
+ * changes, so a call repeating it (a model's resident input, call after call) reads no `buffer`
+ * getter, a C++ builtin of about 10 ns, twice a call (feed.js: inputAddress; outputs.js:
+ * outProblem). A view of the heap only: keeping it holds no memory of the caller's.
+ */
+export function inHeap(s, data) {
+  if (knownInHeap(s, data)) return true;
+  const buffer = heap(s).buffer;
+  if (bufferOf(data) !== buffer) return false;
+  s.heapView = data;
+  s.heapViewBuffer = buffer;
+  return true;
+}
+
+/** Whether `data` is the last view inHeap found in the heap, which is still this memory's. */
+export const knownInHeap = (s, data) => data === s.heapView && s.heapViewBuffer === heap(s).buffer;
 
 export function opText(opType) {
   return typeof opType === 'string' ? opType : describeValue(opType);
