@@ -14,6 +14,9 @@
 // --data=negative|positive|zeros|nan reshapes float inputs for the paths off the common one: every
 // value negative (log-probabilities) or non-negative (distances), every row's maximum a zero (a
 // third +0, the rest negative), or a NaN every 37 values.
+// --resident gives each build the input as a wasmTensor of its own module (read in place: the
+// kernel and the call's fixed cost, no copy in); --out has each build write into one output array
+// of its own, made once and reused ({ out }, as a frame loop would).
 import { spawnSync } from 'node:child_process';
 import { cpuPinning } from './lib/cpu-pinning.mjs';
 import { makeInput } from './lib/data.mjs';
@@ -42,10 +45,12 @@ if (PROCESSES > 1) {
 const other = args.find((a) => a.startsWith('--ab='))?.slice('--ab='.length);
 const spec = args.find((a) => !a.startsWith('--'));
 if (!other || !spec) {
-  console.error("usage: node bench/ab.mjs --ab=OTHER_CHECKOUT '[[type, dims, op, attributes, opset?], ...]'");
+  console.error("usage: node bench/ab.mjs --ab=OTHER_CHECKOUT [--resident] [--out] [--data=...] [--processes=N] '[[type, dims, op, attributes, opset?], ...]'");
   process.exit(2);
 }
 const DATA = args.find((a) => a.startsWith('--data='))?.slice('--data='.length);
+const RESIDENT = args.includes('--resident');
+const OUT = args.includes('--out');
 const ROUNDS = 15;
 
 // x reshaped as DATA asks (float types; float16/bfloat16 as bits).
@@ -71,9 +76,21 @@ const theirs = await import(`${other.replace(/\/$/, '')}/js/index.mjs`);
 await mine.init();
 await theirs.init();
 
-const sample = (pkg, c, reps) => {
+// One build's call of case c: its input (the shared array, or a wasmTensor of its module holding
+// the same values) and options (its own reused output array).
+function callOf(pkg, c) {
+  let x = c.x;
+  if (RESIDENT) {
+    x = pkg.wasmTensor(x.type, x.dims);
+    x.data.set(c.x.data);
+  }
+  const first = OUT ? pkg.runNode(c.op, [x], c.attrs, c.opset)[0].data : null;
+  const options = first ? { out: new first.constructor(first.length) } : undefined;
+  return { run: () => pkg.runNode(c.op, [x], c.attrs, c.opset, options), release: () => RESIDENT && x.dispose() };
+}
+const sample = (call, reps) => {
   const t0 = process.hrtime.bigint();
-  for (let k = 0; k < reps; k += 1) pkg.runNode(c.op, [c.x], c.attrs, c.opset);
+  for (let k = 0; k < reps; k += 1) call.run();
   return Number(process.hrtime.bigint() - t0) / 1e3 / reps;
 };
 const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
@@ -85,14 +102,16 @@ for (const [type, dims, op, attrs = {}, opset] of JSON.parse(spec)) {
   // Warm up both for a second: V8 runs a function's baseline code until its optimized code,
   // compiled in the background, is swapped in (docs/speed.md: warm-up); 20 calls left the first case of
   // a run partly on baseline code.
-  for (const t0 = performance.now(); performance.now() - t0 < WARM_MS; ) sample(mine, c, 1), sample(theirs, c, 1);
-  const reps = Math.max(1, Math.round(TARGET_US / sample(mine, c, 3)));
+  const mineCall = callOf(mine, c), theirCall = callOf(theirs, c);
+  for (const t0 = performance.now(); performance.now() - t0 < WARM_MS; ) sample(mineCall, 1), sample(theirCall, 1);
+  const reps = Math.max(1, Math.round(TARGET_US / sample(mineCall, 3)));
   const a = [], b = [], ratio = [];
   for (let r = 0; r < ROUNDS; r += 1) {
     let x, y; // this checkout's and the other's µs, the order alternating round by round
-    if (r % 2) (x = sample(mine, c, reps)), (y = sample(theirs, c, reps));
-    else (y = sample(theirs, c, reps)), (x = sample(mine, c, reps));
+    if (r % 2) (x = sample(mineCall, reps)), (y = sample(theirCall, reps));
+    else (y = sample(theirCall, reps)), (x = sample(mineCall, reps));
     a.push(x), b.push(y), ratio.push(y / x);
   }
+  mineCall.release(), theirCall.release();
   console.log(`${op} ${type} [${dims}] ${JSON.stringify(attrs)}: this ${median(a).toFixed(2)} µs, other ${median(b).toFixed(2)} µs, other/this ${median(ratio).toFixed(3)}`);
 }
