@@ -41,8 +41,7 @@ function newSession(M) {
     gather: M._responseAddress() / 8 + M.GATHER_WORD, // blocks (0: not gathered), offsets, next window
     busy: false, // a call is writing its request or running (runNodeOutput)
     stagedPart: undefined, // the last part of the staging buffer copied out (outputs.js: stagedPart)
-    heapView: null, // the last view found to lie in the heap, and that heap's buffer (inHeap)
-    heapViewBuffer: null,
+    heapView: null, // the last view found to lie in the heap (inHeap); heap() forgets it when the memory grows
     attributeNames: M._attributeNames().split(','), // every operator's, the core's list (readArguments)
     float16One: M.FLOAT16_ONE,
     bfloat16One: M.BFLOAT16_ONE,
@@ -74,28 +73,29 @@ const heapViews = (M) => ({
 // The module's heap views, current: memory growth (in any call into wasm) detaches the buffer
 // they view, which leaves them 0 long, and Emscripten makes new ones.
 export function heap(s) {
-  if (s.views.HEAPU8.length === 0) s.views = heapViews(s.M);
+  if (s.views.HEAPU8.length === 0) {
+    s.views = heapViews(s.M);
+    s.heapView = null; // (a view of the memory before it grew)
+  }
   return s.views;
 }
 
 /**
  * Whether typed array `data` views the module's own memory (a wasmTensor's data, read in place).
- * The last such view is kept with the buffer it was found in: a typed array's buffer never
+ * The last such view is kept until the memory grows (heap()): a typed array's buffer never
  * changes, so a call repeating it (a model's resident input, call after call) reads no `buffer`
  * getter, a C++ builtin of about 10 ns, twice a call (feed.js: inputAddress; outputs.js:
  * outProblem). A view of the heap only: keeping it holds no memory of the caller's.
  */
 export function inHeap(s, data) {
   if (knownInHeap(s, data)) return true;
-  const buffer = heap(s).buffer;
-  if (bufferOf(data) !== buffer) return false;
+  if (bufferOf(data) !== s.views.buffer) return false; // (s.views: heap() ran in knownInHeap)
   s.heapView = data;
-  s.heapViewBuffer = buffer;
   return true;
 }
 
-/** Whether `data` is the last view inHeap found in the heap, which is still this memory's. */
-export const knownInHeap = (s, data) => data === s.heapView && s.heapViewBuffer === heap(s).buffer;
+/** Whether `data` is the last view inHeap found in the heap, of the memory as it is now. */
+export const knownInHeap = (s, data) => (heap(s), data === s.heapView);
 
 export function opText(opType) {
   return typeof opType === 'string' ? opType : describeValue(opType);
