@@ -19,7 +19,7 @@ test('fresh outputs: glibc reads the recommended setting as both thresholds', { 
 });
 
 test('fresh outputs: a case process reports positive times for plain calls and { out }', () => {
-  const report = JSON.parse(execFileSync(process.execPath, [SCRIPT, '--child=rows7'], { encoding: 'utf8' }));
+  const report = JSON.parse(execFileSync(process.execPath, [SCRIPT, '--child=argmax_rows7.large.int8'], { encoding: 'utf8' }));
   for (const column of [report.plain, report.out])
     for (const key of ['mean', 'median', 'p90']) assert.ok(Number.isFinite(column[key]) && column[key] > 0, `${key}: ${column[key]}`);
   assert.ok(report.plain.median <= report.plain.p90);
