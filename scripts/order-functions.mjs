@@ -143,9 +143,9 @@ function kindRuns(order) {
 }
 
 // The kinds themselves greedily: next, the kind whose first `head` bytes (in its greedy order)
-// gain most by the window before them, as a share of their size deflated alone. Named kinds in
-// name order had put unlike code side by side (ReduceMax's and the arg kinds' loops, the
-// decoding's) and like code apart; the head, not the whole kind, is what the window reaches.
+// gain most by the window before them, as a share of their size deflated alone. In name order
+// the kinds sat by their names' spelling, not by their code; the head, not the whole kind, is
+// what the window before it reaches.
 function orderKinds(runs, head) {
   const heads = runs.map((run) => {
     const joined = Buffer.concat(run.map((fn) => fn.body));
