@@ -6,13 +6,10 @@
 // to see whether that still holds:
 //   node bench/copy-offsets.mjs [--mib=8] [--rounds=5]
 import { median } from './lib/format.mjs';
+import { optionNumber } from './lib/options.mjs';
 
-const option = (name, fallback) => {
-  const a = process.argv.find((s) => s.startsWith(`--${name}=`));
-  return a ? Number(a.split('=')[1]) : fallback;
-};
-const SOURCE_BYTES = option('mib', 8) << 20;
-const ROUNDS = option('rounds', 5);
+const SOURCE_BYTES = optionNumber('mib', 8) << 20;
+const ROUNDS = optionNumber('rounds', 5);
 const CHUNK = 256 << 10; // js/session.js: STAGING_BYTES
 const PAGE = 4096;
 

@@ -6,8 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+import { optionNumber, optionText } from './lib/options.mjs';
+
 const HELPERS = ['toFloat16Array', 'fromFloat16Array', 'toBFloat16Array', 'fromBFloat16Array'];
-const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
 if (process.argv[2] === '--child') {
   // child: ROOT HELPER COUNT -> prints "helperNs copyNs"
@@ -33,8 +34,8 @@ if (process.argv[2] === '--child') {
   const median = (s) => s.sort((x, y) => x - y)[s.length >> 1];
   console.log(median(a), median(b));
 } else {
-  const count = Number(option('count', 32000));
-  const other = option('ab', null);
+  const count = optionNumber('count', 32000);
+  const other = optionText('ab', null);
   const here = fileURLToPath(new URL('..', import.meta.url));
   const run = (root, helper) => {
     const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', root, helper, String(count)], { encoding: 'utf8' });

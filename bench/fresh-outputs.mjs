@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 import { findCases } from './lib/cases.mjs';
 import { fmtUs, median } from './lib/format.mjs';
+import { optionNumber, optionText } from './lib/options.mjs';
 
 // Keep up to 256 MiB freed for reuse rather than give it back; map only blocks over 32 MiB (each
 // mapped fresh, and unmapped when freed). trim_threshold alone is worse than neither: setting either
@@ -23,8 +24,6 @@ export const KEEP_FREED_MEMORY = 'glibc.malloc.trim_threshold=268435456:glibc.ma
 const DEFAULT_CASES = 'hardmax_last,argmax_seg,argmax_rows7.large.int8';
 // Calls a loop: enough to span several garbage collections.
 const callsFor = (c) => (c.bytes >= 8 * 2 ** 20 ? 150 : 600);
-
-const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 
 function stats(micros) {
   const s = micros.slice(Math.floor(micros.length / 6)).sort((a, b) => a - b);
@@ -54,8 +53,8 @@ async function child(name) {
 }
 
 function parent() {
-  const repeats = Number(option('repeats', 3));
-  const cases = findCases(option('cases', DEFAULT_CASES).split(','));
+  const repeats = optionNumber('repeats', 3);
+  const cases = findCases(optionText('cases', DEFAULT_CASES).split(','));
   const self = fileURLToPath(import.meta.url);
   const us = (v) => `${fmtUs(v)} µs`;
   console.log(`kept: GLIBC_TUNABLES=${KEEP_FREED_MEMORY}`);
@@ -81,7 +80,7 @@ function parent() {
 
 // (Run, not imported: the tests import KEEP_FREED_MEMORY.)
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const childCase = option('child', undefined);
+  const childCase = optionText('child', undefined);
   if (childCase) await child(childCase);
   else parent();
 }

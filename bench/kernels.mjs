@@ -25,6 +25,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
+import { optionNumber } from './lib/options.mjs';
+
 // Only the bench target: scripts/build.sh (which also links the shipped module) just configures
 // build/wasm when it is not yet.
 function benchBuild() {
@@ -46,14 +48,10 @@ const load = async (dir) => {
 };
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const a = args.find((s) => s.startsWith(`--${name}=`));
-  return a ? Number(a.split('=')[1]) : fallback;
-};
 const filter = args.find((s) => !s.startsWith('--')) ?? '';
-const ROUNDS = option('rounds', 21);
-const CHUNK_BYTES = option('chunk', 0);
-const TARGET_MS = option('ms', 3);
+const ROUNDS = optionNumber('rounds', 21);
+const CHUNK_BYTES = optionNumber('chunk', 0);
+const TARGET_MS = optionNumber('ms', 3);
 const AB_DIST = args.find((s) => s.startsWith('--ab='))?.slice('--ab='.length);
 const CACHED = args.includes('--cached');
 const GUARDED = args.includes('--guarded');
@@ -136,7 +134,7 @@ add('tiny.float32', 'ArgMax', 'float32', [1, 10, 1]);
 const scan = args.find((s) => s.startsWith('--scan='))?.slice('--scan='.length);
 if (scan) {
   const [op, dtype] = scan.split('.');
-  const inner = option('inner', 1);
+  const inner = optionNumber('inner', 1);
   if (!(op in KIND) || !(dtype in DTYPE)) throw new Error(`kernels.mjs: --scan=${scan}: OP.DTYPE, e.g. ArgMax.uint8`);
   CASES.length = 0;
   for (const length of (args.find((s) => s.startsWith('--lengths='))?.slice('--lengths='.length) ?? '').split(',').map(Number))

@@ -174,10 +174,12 @@ const deflatedBytes = (order) => deflateRawSync(Buffer.concat(order.map((fn) => 
 // so a few are tried, about 4 s.
 const KIND_HEADS = [2048, 8192, 32768];
 const byName = greedyWithinKinds(kindRuns(functions));
-let ordered = byName;
+const byNameRuns = kindRuns(byName);
+let ordered = byName, orderedBytes = deflatedBytes(byName);
 for (const head of KIND_HEADS) {
-  const candidate = greedyWithinKinds(orderKinds(kindRuns(byName), head));
-  if (deflatedBytes(candidate) < deflatedBytes(ordered)) ordered = candidate;
+  const candidate = greedyWithinKinds(orderKinds(byNameRuns, head));
+  const bytes = deflatedBytes(candidate);
+  if (bytes < orderedBytes) (ordered = candidate), (orderedBytes = bytes);
 }
 
 // Local search: the deflated size of positions [from, to] and the 8 KiB after them, after the
