@@ -365,21 +365,24 @@ struct Keyed {
 };
 
 // The integer (type, direction)s on keys: all but the key types' ArgMax, int8's ArgMax and the
-// ArgMin of uint8, int32 and int64, which keep their own kernels: the extra pass measured 0.55x
+// ArgMin of uint8, int8, int32 and int64, which keep their own kernels: the extra pass measured 0.55x
 // end to end for int32 ArgMin [1,32000] and 0.77x for [4096,1024] when it took keys too. int64,
 // onnxruntime's thinnest margin (its scalar loop pays per element, ours per byte): ArgMin on its own kernels
 // ran 1.26-1.33x faster over [1024,1024] rows and columns and [1,32000], 1.14-1.19x over
 // [131072,7] and [1366,256,3] (dist/ox.wasm +0.69 KB gzipped). int8 ArgMax (quantized models'
 // logits) keeps its own too, since the module's functions are ordered for gzip (+1.0 KB): end to
 // end [4096,1024] 1.42x, select_last_index 1.38x, [1,32000] 1.36x, [1,21,512,512] over axis 1
-// 1.25x, [8192,256] 1.29x, [1024,1024] over axis 0 1.52x, [131072,7] 1.04x. int8 ArgMin on its
-// own measured +1.3 KB for 1.16-1.50x (rarer in models): left on keys, the room kept for now.
+// 1.25x, [8192,256] 1.29x, [1024,1024] over axis 0 1.52x, [131072,7] 1.04x. int8 ArgMin keeps
+// its own since the function groups' greedy order for gzip made room (+1,263 bytes of 2,209):
+// end to end into { out } [1024,1024] select_last_index 1.39-1.50x, [4096,1024] 1.39-1.43x,
+// [1,32000] 1.43x, [1,21,512,512] over axis 1 1.40-1.45x, [1024,1024] over axis 0 1.54x,
+// [8192,256] 1.28-1.30x, [131072,7] 1.17-1.20x, [820,256,5] over axis 1 1.05-1.08x.
 // On the keyed ones: int16 ArgMin [1,21,512,512] over axis 1 0.77-0.82x, uint32 ArgMax
 // [1,32000] 0.72x, [16384,80] 0.91-0.96x.
 template <DType D, Direction Dir>
 constexpr bool keyed() {
   constexpr bool kInteger = std::is_base_of<IntegerTraits<typename Traits<D>::Raw>, Traits<D>>::value;
-  constexpr bool kOwnMin = D == DType::Uint8 || D == DType::Int32 || D == DType::Int64;
+  constexpr bool kOwnMin = D == DType::Uint8 || D == DType::Int8 || D == DType::Int32 || D == DType::Int64;
   constexpr bool kOwnMax = D == DType::Int8;
   return kInteger && !(Dir == Direction::Min ? kOwnMin : kOwnMax);
 }
