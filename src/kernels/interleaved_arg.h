@@ -32,7 +32,7 @@ namespace ox {
 // the values, for InterleavedArgFold). False where a float
 // lane may have met a NaN: FloatLanes' detector, a running sum, kept once for the pass rather
 // than beside each extreme as its Summary does (G more registers; V8 spilled five vectors' worth).
-// The float passes of three over runs of 256 periods and more go by blocks instead (blocked).
+// The float passes over runs of 256 periods and more go by blocks instead (blocked).
 // Out of line: one copy per value type, direction and G, whatever W.
 template <class Raw, Direction D, int G>
 struct InterleavedArgPass {
@@ -54,8 +54,12 @@ struct InterleavedArgPass {
   // blocks of 4 had run 0.94-0.95x (float32 [820, 512, 5], [585, 512, 7], [1366, 512, 3]; float64
   // [1366, 256, 3] 0.97x), though 1.03-1.20x in cache; float64 from 256 periods 1.04-1.12x end to
   // end ([683, 512, 3], [410, 512, 5], [341, 512, 6], [293, 512, 7], [131072, 7] over axis 0).
+  // The passes of two too since the ninety-seventh session (225 bytes gzipped): end to end into
+  // { out } over axis 0, float64 [131072, 7] 1.12-1.15x, [131072, 5] 1.07-1.14x, float32
+  // [131072, 5] 1.13x, [131072, 7] 1.13-1.14x; over axis 1, float64 [410, 512, 5] 1.05-1.07x,
+  // [64, 2048, 7] 1.13-1.14x, [293, 512, 7] 1.02-1.04x; widths 3 and 6 (passes of three) level.
   // Floats only: int32's copies did not fit the gzipped module's budget (int64 steps by pairs).
-  static constexpr bool kBlocks = kFloat && G == 3;
+  static constexpr bool kBlocks = kFloat;
   static int64_t block_periods(int64_t periods) {
     return kBlocks && periods >= 256 ? std::min<int64_t>(32, periods / 32) : 1;
   }
