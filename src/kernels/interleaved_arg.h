@@ -254,9 +254,9 @@ struct InterleavedArg {
     alignas(16) Raw values[kMaxWidth * kLanes] = {};
     alignas(16) N numbers[kMaxWidth * kLanes] = {};
     for (int64_t s = 0; s < count; ++s, x += reduce * inner, best += inner, index += inner) {
-      // Passes of three vectors of the period, two where two or four are left (the passes of two
-      // go period by period: passes of three by blocks, the last reaching back over vectors
-      // already passed, ran rows of 5 and 7 at 128 periods 0.97x and 0.91x in cache, where these run level).
+      // Passes of three vectors of the period, two where two or four are left (passes of three
+      // only, the last reaching back over vectors already passed, ran rows of 5 and 7 at 128
+      // periods 0.97x and 0.91x in cache against these, then period by period at every length).
       bool exact = true;
       for (int k = 0; exact && k < inner;) {
         const bool two = inner - k == 2 || inner - k == 4;
