@@ -20,9 +20,10 @@
 import { spawnSync } from 'node:child_process';
 import { cpuPinning } from './lib/cpu-pinning.mjs';
 import { makeInput } from './lib/data.mjs';
+import { optionNumber, optionText } from './lib/options.mjs';
 
 const args = process.argv.slice(2);
-const PROCESSES = Number(args.find((a) => a.startsWith('--processes='))?.split('=')[1] ?? 1);
+const PROCESSES = optionNumber('processes', 1);
 if (PROCESSES > 1) {
   const self = new URL(import.meta.url).pathname;
   const rest = args.filter((a) => !a.startsWith('--processes='));
@@ -42,13 +43,13 @@ if (PROCESSES > 1) {
   for (const [key, v] of ratios) console.log(`${key}: other/this ${v.map((r) => r.toFixed(3)).join(' ')}, median ${median(v).toFixed(3)}`);
   process.exit(0);
 }
-const other = args.find((a) => a.startsWith('--ab='))?.slice('--ab='.length);
+const other = optionText('ab', undefined);
 const spec = args.find((a) => !a.startsWith('--'));
 if (!other || !spec) {
   console.error("usage: node bench/ab.mjs --ab=OTHER_CHECKOUT [--resident] [--out] [--data=...] [--processes=N] '[[type, dims, op, attributes, opset?], ...]'");
   process.exit(2);
 }
-const DATA = args.find((a) => a.startsWith('--data='))?.slice('--data='.length);
+const DATA = optionText('data', undefined);
 const RESIDENT = args.includes('--resident');
 const OUT = args.includes('--out');
 const ROUNDS = 15;

@@ -25,7 +25,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
-import { optionNumber } from './lib/options.mjs';
+import { optionNumber, optionText } from './lib/options.mjs';
 
 // Only the bench target: scripts/build.sh (which also links the shipped module) just configures
 // build/wasm when it is not yet.
@@ -52,7 +52,7 @@ const filter = args.find((s) => !s.startsWith('--')) ?? '';
 const ROUNDS = optionNumber('rounds', 21);
 const CHUNK_BYTES = optionNumber('chunk', 0);
 const TARGET_MS = optionNumber('ms', 3);
-const AB_DIST = args.find((s) => s.startsWith('--ab='))?.slice('--ab='.length);
+const AB_DIST = optionText('ab', undefined);
 const CACHED = args.includes('--cached');
 const GUARDED = args.includes('--guarded');
 const NEGATIVE = args.includes('--data=negative'); // float inputs all negative (log-probabilities): a max's other side
@@ -131,13 +131,13 @@ add('tiny.float32', 'ArgMax', 'float32', [1, 10, 1]);
 // of W columns) of each length, 4 MiB (256 KiB with --cached): where one path hands over to the
 // next (short rows, halving, groups of rows, the row kernel), with --ab to compare two builds'
 // choices length by length (the thresholds in row_group_max.h, arg_halving.h were set this way).
-const scan = args.find((s) => s.startsWith('--scan='))?.slice('--scan='.length);
+const scan = optionText('scan', undefined);
 if (scan) {
   const [op, dtype] = scan.split('.');
   const inner = optionNumber('inner', 1);
   if (!(op in KIND) || !(dtype in DTYPE)) throw new Error(`kernels.mjs: --scan=${scan}: OP.DTYPE, e.g. ArgMax.uint8`);
   CASES.length = 0;
-  for (const length of (args.find((s) => s.startsWith('--lengths='))?.slice('--lengths='.length) ?? '').split(',').map(Number))
+  for (const length of optionText('lengths', '').split(',').map(Number))
     if (length > 0)
       add(`${op.toLowerCase()}_${length}x${inner}.${dtype}`, op, dtype,
         [Math.max(1, Math.round((4 << 20) / DTYPE[dtype][1] / length / inner)), length, inner], args.includes('--last') ? 1 : 0);

@@ -5,6 +5,7 @@
 // Prints process RSS and the wasm heap size at each step; exits 1 if a limit is exceeded.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { optionNumber } from './lib/options.mjs';
 
 if (typeof globalThis.gc !== 'function') {
   // gc() is needed to free the input between steps: run again with it exposed.
@@ -15,8 +16,7 @@ if (typeof globalThis.gc !== 'function') {
 const { init, argMax, argMin, reduceMax, hardmax, Tensor } = await import('../js/index.mjs');
 const { currentModule } = await import('../js/module.js');
 
-const mibArg = process.argv.find((a) => a.startsWith('--mib='));
-const MIB = mibArg ? Number(mibArg.slice(6)) : 256;
+const MIB = optionNumber('mib', 256);
 const RSS_LIMIT_MIB = 64; // growth of the process once everything is freed
 const HEAP_LIMIT_MIB = 16; // growth of the wasm heap while running on the big input
 

@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, workerData } from 'node:worker_threads';
+import { optionNumber } from './lib/options.mjs';
 
 const WAT = fileURLToPath(new URL('./limit/overlap.wat', import.meta.url));
 const BUILD = fileURLToPath(new URL('./build/', import.meta.url));
@@ -71,7 +72,7 @@ if (!isMainThread) {
 
 async function main() {
   build();
-  const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 9);
+  const rounds = optionNumber('rounds', 9);
   const privateMemory = new WebAssembly.Memory({ initial: PAGES, maximum: PAGES });
   const sharedMemory = new WebAssembly.Memory({ initial: PAGES, maximum: PAGES, shared: true });
   const privateKernels = await kernelsOver(privateMemory, WASM.private);

@@ -8,10 +8,10 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
+import { optionText } from './lib/options.mjs';
 
 const CHUNKS_KIB = [16, 32, 64, 128, 256, 512, 1024];
-const arg = process.argv.find((a) => a.startsWith('--sizes='));
-const sizesMiB = arg ? arg.slice(8).split(',').map(Number) : [0.125, 4, 16, 64];
+const sizesMiB = optionText('sizes', '0.125,4,16,64').split(',').map(Number);
 
 if (!existsSync(new URL('./build/limit.wasm', import.meta.url)))
   spawnSync('bash', ['limit/build.sh'], { cwd: fileURLToPath(new URL('.', import.meta.url)), stdio: 'inherit' });
