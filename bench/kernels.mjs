@@ -11,6 +11,10 @@
 // others), so the kernel runs on input in L2 as it does on a staged chunk; without it the input
 // streams from memory, and a kernel's speed there can differ from the staged path's (ReduceMax
 // over float64 rows of 10 ran 1.5x faster from memory in one change and 1.05x end to end).
+// Nor does --cached time a chunk as the call meets it, just after its copy: ReduceMax's column
+// sweep over rows 4 KiB apart (a 256 KiB chunk of [1024,1024] over axis 0) ran about twice as fast
+// right after the copy as repeated here, where the blocked walk ran 1.5x faster and lost end to
+// end (docs/speed.md, the ninety-eighth session). Judge such changes with bench/ab.mjs.
 // --guarded measures against the stream loop with a NaN detector beside its max (a running sum,
 // as the float row kernels keep one): the ceiling of an exact float kernel, about 0.65 of the
 // bare loop in cache on V8 (two SIMD ops a vector against one).
