@@ -613,9 +613,11 @@ struct ColumnScan {
   // merge rows once per pass: 16. The arg kinds of wider lanes read 8 a pass (bench/kernels.mjs
   // against 4, from memory: ArgMax over the 21 channels of [1,21,512,512] float32 1.13-1.29x,
   // float64 1.11-1.26x, int32 1.03-1.06x, Hardmax 1.03-1.05x); ReduceMax keeps 4 ([8,256,3136]
-  // over axis 1 float32 0.68-0.77x at 8, int32 0.90x, float64 1.10x; [1024,1024] over axis 0
-  // 1.12-1.39x).
-  static constexpr int64_t kRowsPerPass = kRelative ? 16 : Index ? 8 : 4;
+  // over axis 1 float32 0.68-0.77x at 8, int32 0.90x), but for float64, which reads 8 (a
+  // wasmTensor into { out }: [4096,4096] over axis 0 1.34-1.55x, [8,256,3136] over axis 1
+  // 1.04-1.19x, [8,256,56,56] 1.01-1.08x; staged chunks, which sweep, level; +78 bytes). int64 at 8
+  // measured 0.85-1.01x against a noise of +-10% and stays at 4.
+  static constexpr int64_t kRowsPerPass = kRelative ? 16 : Index || std::is_same<Raw, double>::value ? 8 : 4;
   static constexpr int64_t kCachedBytes = 256 * 1024;
   static constexpr int64_t kBlockColumns =
       (16384 / (sizeof(Raw) + (Index ? 4 : 0))) / (kGroup * kTile) * (kGroup * kTile);

@@ -162,7 +162,8 @@ void cache_blocked() {
         check_grid<D>(buf.data, rows, width, width, rng, "cache-blocked");
       }
   // Row counts whose last pass is short (8 a pass for the arg kinds of 4- and 8-byte lanes: 43 ends
-  // with 3 rows, 50 with 2, 57 with 1; 4 a pass for ReduceMax: 3, 2, 1), beyond the cache there.
+  // with 3 rows, 50 with 2, 57 with 1; 4 a pass for ReduceMax but float64's: 3, 2, 1), beyond the
+  // cache there.
   for (int64_t rows : {43, 50, 57}) {
     const int64_t width = Arg::kBlockColumns + 1;
     Shifted<RawOf<D>> buf(rows * width, 1);
