@@ -59,8 +59,9 @@ const TARGET_MS = optionNumber('ms', 3);
 const AB_DIST = optionText('ab', undefined);
 const CACHED = args.includes('--cached');
 const GUARDED = args.includes('--guarded');
-const NEGATIVE = args.includes('--data=negative'); // float inputs all negative (log-probabilities): a max's other side
-const POSITIVE = args.includes('--data=positive'); // float inputs all non-negative (distances): a min's other side
+const DATA = optionText('data', undefined);
+const NEGATIVE = DATA === 'negative'; // float inputs all negative (log-probabilities): a max's other side
+const POSITIVE = DATA === 'positive'; // float inputs all non-negative (distances): a min's other side
 if (GUARDED && AB_DIST) throw new Error('kernels.mjs: --guarded and --ab both name the yardstick; give one');
 const CACHED_BYTES = 256 * 1024;
 const WARM_MS = 300; // per case, at least

@@ -617,7 +617,7 @@ struct ColumnScan {
   // wasmTensor into { out }: [4096,4096] over axis 0 1.34-1.55x, [8,256,3136] over axis 1
   // 1.04-1.19x, [8,256,56,56] 1.01-1.08x; staged chunks, which sweep, level; +78 bytes). int64 at 8
   // measured 0.85-1.01x against a noise of +-10% and stays at 4.
-  static constexpr int64_t kRowsPerPass = kRelative ? 16 : Index || std::is_same<Raw, double>::value ? 8 : 4;
+  static constexpr int64_t kRowsPerPass = kRelative ? 16 : (Index || std::is_same<Raw, double>::value) ? 8 : 4;
   static constexpr int64_t kCachedBytes = 256 * 1024;
   static constexpr int64_t kBlockColumns =
       (16384 / (sizeof(Raw) + (Index ? 4 : 0))) / (kGroup * kTile) * (kGroup * kTile);
