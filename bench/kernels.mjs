@@ -4,7 +4,7 @@
 // streaming-max loop (f32x4.pmax, 4 accumulators) over the same bytes gives the bandwidth
 // yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
 // machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
-//   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET] [--cached] [--ab=DIST/]
+//   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET] [--cached | --copied] [--ab=DIST/]
 //     [--scan=OP.DTYPE --lengths=L1,L2,.. [--inner=W] [--last]] [--guarded] [--data=negative|positive]
 // --chunk feeds the input in chunks of that many bytes, as js/feed.js stages it (256 KiB).
 // --cached shrinks each case to at most 256 KiB (the outer axis first, then the longer of the
@@ -14,7 +14,10 @@
 // Nor does --cached time a chunk as the call meets it, just after its copy: ReduceMax's column
 // sweep over rows 4 KiB apart (a 256 KiB chunk of [1024,1024] over axis 0) ran about twice as fast
 // right after the copy as repeated here, where the blocked walk ran 1.5x faster and lost end to
-// end (docs/speed.md, the ninety-eighth session). Judge such changes with bench/ab.mjs.
+// end (docs/speed.md, the ninety-eighth session). --copied does: each case shrunk as --cached
+// shrinks it, every kernel run (and the yardstick's) follows a copy of the case's bytes from a JS
+// array into its input, as js/feed.js stages a chunk with set(); the times include that copy, so
+// compare two kernels with --ab, whose ratio then reads as the staged call's. Confirm with bench/ab.mjs.
 // --guarded measures against the stream loop with a NaN detector beside its max (a running sum,
 // as the float row kernels keep one): the ceiling of an exact float kernel, about 0.65 of the
 // bare loop in cache on V8 (two SIMD ops a vector against one).
@@ -57,13 +60,15 @@ const ROUNDS = optionNumber('rounds', 21);
 const CHUNK_BYTES = optionNumber('chunk', 0);
 const TARGET_MS = optionNumber('ms', 3);
 const AB_DIST = optionText('ab', undefined);
-const CACHED = args.includes('--cached');
+const COPIED = args.includes('--copied');
+const CACHED = COPIED || args.includes('--cached');
 const GUARDED = args.includes('--guarded');
 const DATA = optionText('data', undefined);
 const NEGATIVE = DATA === 'negative'; // float inputs all negative (log-probabilities): a max's other side
 const POSITIVE = DATA === 'positive'; // float inputs all non-negative (distances): a min's other side
 if (GUARDED && AB_DIST) throw new Error('kernels.mjs: --guarded and --ab both name the yardstick; give one');
 const CACHED_BYTES = 256 * 1024;
+const SOURCE_COPIES = 4; // --copied: a 1 MiB source, read from beyond L2 as a large input's chunks are
 const WARM_MS = 300; // per case, at least
 
 const KIND = { ArgMax: 0, ArgMin: 1, ReduceMax: 2, Hardmax: 3 };
@@ -197,7 +202,8 @@ const quartiles = (a) => {
 const fmt = (v, d = 1) => (v >= 100 ? v.toFixed(0) : v.toFixed(d));
 
 const yardstick = AB_DIST ? `--ab ${AB_DIST}` : GUARDED ? 'guarded stream' : 'stream';
-console.log(`rounds ${ROUNDS}, chunk ${CHUNK_BYTES ? CHUNK_BYTES + ' bytes' : 'whole input'}${CACHED ? ', cached (each case shrunk to 256 KiB)' : ''}, node ${process.version}`);
+const shrunk = COPIED ? ', copied (each case shrunk to 256 KiB, copied in before every run, the copy timed)' : CACHED ? ', cached (each case shrunk to 256 KiB)' : '';
+console.log(`rounds ${ROUNDS}, chunk ${CHUNK_BYTES ? CHUNK_BYTES + ' bytes' : 'whole input'}${shrunk}, node ${process.version}`);
 if (AB_DIST) console.log(`kernel: ${dist}; ratio: its GB/s over the kernel of ${AB_DIST} (> 1: ${dist} faster)`);
 console.log(`| case | shape | bytes | kernel µs (median) | kernel GB/s median (best) | ${yardstick} GB/s median (best) | ratio median (quartiles) | ratio of bests |`);
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
@@ -218,6 +224,21 @@ for (const c of CASES) {
   const bytes = count * size;
   const outBytes = c.op === 'Hardmax' ? bytes : 0;
   const chunk = CHUNK_BYTES ? Math.max(1, Math.floor(CHUNK_BYTES / size)) : 0;
+  // --copied: `runs(1)` after each copy of the input's bytes into it from a JS array made once,
+  // the next of SOURCE_COPIES copies each time. (64 copies, a 16 MiB source as the bench's rows
+  // have, spread the samples of one case over 0.62-1.08 of their median; 4 over 0.96-1.02.)
+  const copiedEach = (module, input, runs) => {
+    const source = new Uint8Array(bytes * SOURCE_COPIES);
+    for (let k = 0; k < SOURCE_COPIES; k += 1) source.set(module.HEAPU8.subarray(input, input + bytes), k * bytes);
+    let next = 0;
+    return (reps) => {
+      for (let r = 0; r < reps; r += 1) {
+        module.HEAPU8.set(source.subarray(next * bytes, (next + 1) * bytes), input);
+        next = (next + 1) % SOURCE_COPIES;
+        runs(1);
+      }
+    };
+  };
   // The case's input (the same values) and output in a module's heap, and its kernel there.
   const kernelIn = (module) => {
     // On a cache line, as js/session.js places its staging buffer (emmalloc gives 8 mod 64; an
@@ -226,17 +247,19 @@ for (const c of CASES) {
     const block = module._malloc(bytes + 16 + line), output = outBytes ? module._malloc(outBytes) : 0;
     const input = Math.ceil(block / line) * line;
     fillRandom(module, input, bytes, c.dtype);
-    const run = (reps) => {
+    const kernelRuns = (reps) => {
       if (module._benchKernel(KIND[c.op], code, c.last, outer, reduce, inner, input, chunk, output, reps) !== 0)
         throw new Error(module._lastError());
     };
+    const run = COPIED ? copiedEach(module, input, kernelRuns) : kernelRuns;
     return { run, input, free: () => (module._free(block), output && module._free(output)) };
   };
   const mine = kernelIn(M), theirs = other ? kernelIn(other) : null;
   const kernel = mine.run;
   const floats = Math.floor(bytes / 4);
   const streamLoop = GUARDED ? M._benchGuardedMax : M._benchStreamMax;
-  const stream = theirs ? theirs.run : (reps) => streamLoop(mine.input, floats, reps);
+  const streamRuns = (reps) => streamLoop(mine.input, floats, reps);
+  const stream = theirs ? theirs.run : COPIED ? copiedEach(M, mine.input, streamRuns) : streamRuns;
   // Warm up (V8 compiles wasm with Liftoff first and tiers hot functions up to TurboFan, in the
   // background: 20 calls of a small case could end before the swap), then calibrate reps so one
   // sample takes about TARGET_MS.
