@@ -616,7 +616,8 @@ struct ColumnScan {
   // over axis 1 float32 0.68-0.77x at 8, int32 0.90x), but for float64, which reads 8 (a
   // wasmTensor into { out }: [4096,4096] over axis 0 1.34-1.55x, [8,256,3136] over axis 1
   // 1.04-1.19x, [8,256,56,56] 1.01-1.08x; staged chunks, which sweep, level; +78 bytes). int64 at 8
-  // measured 0.85-1.01x against a noise of +-10% and stays at 4.
+  // would be 465 bytes smaller but ran slower ([8,256,3136] over axis 1 0.86-0.95x, on a quiet host)
+  // and stays at 4.
   static constexpr int64_t kRowsPerPass = kRelative ? 16 : (Index || std::is_same<Raw, double>::value) ? 8 : 4;
   static constexpr int64_t kCachedBytes = 256 * 1024;
   static constexpr int64_t kBlockColumns =
