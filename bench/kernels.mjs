@@ -1,6 +1,6 @@
 // Kernel-only speed in wasm: each case runs the execution (state reset + kernels, + Hardmax
 // write-out) on input already in wasm memory, through the _benchKernel hook, so no copy and no
-// JS is timed. Beside each case, in the same run and interleaved round by round, a plain
+// JS is timed (but --copied's copy, below). Beside each case, in the same run and interleaved round by round, a plain
 // streaming-max loop (f32x4.pmax, 4 accumulators) over the same bytes gives the bandwidth
 // yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
 // machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
