@@ -1,8 +1,8 @@
 // Kernel-only speed in wasm: each case runs the execution (state reset + kernels, + Hardmax
-// write-out) on input already in wasm memory, through the _benchKernel hook, so no copy and no
-// JS is timed (but --copied's copy, below). Beside each case, in the same run and interleaved round by round, a plain
-// streaming-max loop (f32x4.pmax, 4 accumulators) over the same bytes gives the bandwidth
-// yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
+// write-out) on input already in wasm memory, through the _benchKernel hook, so no copy (but
+// --copied's, below) and no JS is timed. Beside each case, in the same run and interleaved round
+// by round, a plain streaming-max loop (f32x4.pmax, 4 accumulators) over the same bytes gives the
+// bandwidth yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
 // machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
 //   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET] [--cached | --copied] [--ab=DIST/]
 //     [--scan=OP.DTYPE --lengths=L1,L2,.. [--inner=W] [--last]] [--guarded] [--data=negative|positive]
@@ -68,7 +68,7 @@ const NEGATIVE = DATA === 'negative'; // float inputs all negative (log-probabil
 const POSITIVE = DATA === 'positive'; // float inputs all non-negative (distances): a min's other side
 if (GUARDED && AB_DIST) throw new Error('kernels.mjs: --guarded and --ab both name the yardstick; give one');
 const CACHED_BYTES = 256 * 1024;
-const SOURCE_COPIES = 4; // --copied: a 1 MiB source, read from beyond L2 as a large input's chunks are
+const SOURCE_COPIES = 4; // --copied (copiedEach)
 const WARM_MS = 300; // per case, at least
 
 const KIND = { ArgMax: 0, ArgMin: 1, ReduceMax: 2, Hardmax: 3 };
@@ -225,8 +225,9 @@ for (const c of CASES) {
   const outBytes = c.op === 'Hardmax' ? bytes : 0;
   const chunk = CHUNK_BYTES ? Math.max(1, Math.floor(CHUNK_BYTES / size)) : 0;
   // --copied: `runs(1)` after each copy of the input's bytes into it from a JS array made once,
-  // the next of SOURCE_COPIES copies each time. (64 copies, a 16 MiB source as the bench's rows
-  // have, spread the samples of one case over 0.62-1.08 of their median; 4 over 0.96-1.02.)
+  // the next of SOURCE_COPIES copies each time: a 1 MiB source, read from beyond L2 as a large
+  // input's chunks are. (64 copies, a 16 MiB source as the bench's rows have, spread the samples
+  // of one case over 0.62-1.08 of their median; 4 over 0.96-1.02.)
   const copiedEach = (module, input, runs) => {
     const source = new Uint8Array(bytes * SOURCE_COPIES);
     for (let k = 0; k < SOURCE_COPIES; k += 1) source.set(module.HEAPU8.subarray(input, input + bytes), k * bytes);
