@@ -156,8 +156,29 @@ void other_slices(const typename Set::Raw* in, int64_t n, int64_t reduce, int64_
   narrow_slices(narrow, p, in, n, reduce, inner, b, at);
 }
 
+// The entries the two kernel sets below share, over a set's own rows() (Set derives from this):
+// the column and slice entries (columns out of line, so column_slices adds no copy), the fill of
+// the start state and the KernelSet. ReduceMax's start, ArgRule<Tr, Max>::identity(), is
+// Tr::lowest().
+template <class Set, class Rule>
+struct ScanEntries {
+  __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
+                                                void* best, int32_t* index) {
+    columns_of<Set, Rule>(x, n, width, stride, first, best, index);
+  }
+  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
+    column_slices<Set, Rule>(x, n, reduce, inner, best, index);
+  }
+  static void fill_start(void* best, int64_t count) {
+    typename Rule::Raw* b = static_cast<typename Rule::Raw*>(best);
+#pragma GCC unroll 1  // one fill a call: its runtime unrolling, a copy per kernel set, was 1.0 KB gzipped
+    for (int64_t k = 0; k < count; ++k) b[k] = Rule::identity();
+  }
+  static constexpr KernelSet set() { return {&Set::rows, &columns, &slices, &fill_start, Set::Columns::kTracksIndex}; }
+};
+
 template <class R, class L>
-struct ArgKernels {
+struct ArgKernels : ScanEntries<ArgKernels<R, L>, R> {
   using Rule = R;
   using Raw = typename Rule::Raw;
   static constexpr Direction kDirection = Rule::kDirection;
@@ -196,29 +217,16 @@ struct ArgKernels {
     RowPass pass = LongRows::first_pass(in, length);  // (then carried from row to row)
     for (int64_t k = 0; k < n; ++k) LongRows::run(in + k * length, length, first, b + k, index + k, pass);
   }
-  __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
-                                                void* best, int32_t* index) {
-    columns_of<ArgKernels, Rule>(x, n, width, stride, first, best, index);
-  }
   static void portable_columns(const Raw* x, int64_t n, int64_t width, int64_t stride, int64_t first, Raw* best,
                                int32_t* index) {
     arg_columns_portable<Rule>(x, n, width, stride, first, best, index);
   }
-  static void fill_start(void* best, int64_t count) {
-    Raw* b = static_cast<Raw*>(best);
-#pragma GCC unroll 1  // one fill a call: its runtime unrolling, a copy per kernel set, was 1.0 KB gzipped
-    for (int64_t k = 0; k < count; ++k) b[k] = Rule::identity();
-  }
-  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
-    column_slices<ArgKernels, Rule>(x, n, reduce, inner, best, index);
-  }
-  static constexpr KernelSet set() { return {&rows, &columns, &slices, &fill_start, true}; }
 };
 
 // ReduceMax is ArgMax's value under the first-index rule: the first NaN sticks, and among equal
 // maxima (-0, +0) the first one's bits stay. So it runs the arg scans without their index.
 template <class Tr, class L>
-struct MaxKernels {
+struct MaxKernels : ScanEntries<MaxKernels<Tr, L>, ArgRule<Tr, Direction::Max, false>> {
   using Raw = typename Tr::Raw;
   using Rule = ArgRule<Tr, Direction::Max, false>;
   static constexpr Direction kDirection = Direction::Max;
@@ -296,22 +304,9 @@ struct MaxKernels {
       for (; k < one_by_one; ++k) LongRows::run(in + k * length, length, 0, a + k, nullptr, pass);
     }
   }
-  __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
-                                                void* acc, int32_t* index) {
-    columns_of<MaxKernels, Rule>(x, n, width, stride, first, acc, index);
-  }
   static void portable_columns(const Raw* x, int64_t n, int64_t width, int64_t stride, int64_t, Raw* acc, int32_t*) {
     max_columns_portable<Tr>(x, n, width, stride, acc);
   }
-  static void fill_start(void* acc, int64_t count) {
-    Raw* a = static_cast<Raw*>(acc);
-#pragma GCC unroll 1  // one fill a call: its runtime unrolling, a copy per kernel set, was 1.0 KB gzipped
-    for (int64_t k = 0; k < count; ++k) a[k] = Tr::lowest();
-  }
-  static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* acc, int32_t* index) {
-    column_slices<MaxKernels, Rule>(x, n, reduce, inner, acc, index);
-  }
-  static constexpr KernelSet set() { return {&rows, &columns, &slices, &fill_start, false}; }
 };
 
 // float16 and bfloat16 share one copy of the kernels, which read the format at run time (half.h):
