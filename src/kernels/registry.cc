@@ -156,29 +156,29 @@ void other_slices(const typename Set::Raw* in, int64_t n, int64_t reduce, int64_
   narrow_slices(narrow, p, in, n, reduce, inner, b, at);
 }
 
-// The entries the two kernel sets below share, over a set's own rows() (Set derives from this):
-// the column and slice entries (columns out of line, so column_slices adds no copy), the fill of
-// the start state and the KernelSet. ReduceMax's start, ArgRule<Tr, Max>::identity(), is
-// Tr::lowest().
-template <class Set, class Rule>
+// The entries the two kernel sets below share, over a set's own Rule, Raw and rows() (Set
+// derives from this): the column and slice entries (columns out of line, so column_slices adds
+// no copy), the fill of the start state and the KernelSet. ReduceMax's start, ArgRule<Tr,
+// Max>::identity(), is Tr::lowest().
+template <class Set>
 struct ScanEntries {
   __attribute__((noinline)) static void columns(const void* x, int64_t n, int64_t width, int64_t stride, int64_t first,
                                                 void* best, int32_t* index) {
-    columns_of<Set, Rule>(x, n, width, stride, first, best, index);
+    columns_of<Set, typename Set::Rule>(x, n, width, stride, first, best, index);
   }
   static void slices(const void* x, int64_t n, int64_t reduce, int64_t inner, void* best, int32_t* index) {
-    column_slices<Set, Rule>(x, n, reduce, inner, best, index);
+    column_slices<Set, typename Set::Rule>(x, n, reduce, inner, best, index);
   }
   static void fill_start(void* best, int64_t count) {
-    typename Rule::Raw* b = static_cast<typename Rule::Raw*>(best);
+    typename Set::Raw* b = static_cast<typename Set::Raw*>(best);
 #pragma GCC unroll 1  // one fill a call: its runtime unrolling, a copy per kernel set, was 1.0 KB gzipped
-    for (int64_t k = 0; k < count; ++k) b[k] = Rule::identity();
+    for (int64_t k = 0; k < count; ++k) b[k] = Set::Rule::identity();
   }
   static constexpr KernelSet set() { return {&Set::rows, &columns, &slices, &fill_start, Set::Columns::kTracksIndex}; }
 };
 
 template <class R, class L>
-struct ArgKernels : ScanEntries<ArgKernels<R, L>, R> {
+struct ArgKernels : ScanEntries<ArgKernels<R, L>> {
   using Rule = R;
   using Raw = typename Rule::Raw;
   static constexpr Direction kDirection = Rule::kDirection;
@@ -226,7 +226,7 @@ struct ArgKernels : ScanEntries<ArgKernels<R, L>, R> {
 // ReduceMax is ArgMax's value under the first-index rule: the first NaN sticks, and among equal
 // maxima (-0, +0) the first one's bits stay. So it runs the arg scans without their index.
 template <class Tr, class L>
-struct MaxKernels : ScanEntries<MaxKernels<Tr, L>, ArgRule<Tr, Direction::Max, false>> {
+struct MaxKernels : ScanEntries<MaxKernels<Tr, L>> {
   using Raw = typename Tr::Raw;
   using Rule = ArgRule<Tr, Direction::Max, false>;
   static constexpr Direction kDirection = Direction::Max;
