@@ -2,8 +2,9 @@
 // write-out) on input already in wasm memory, through the _benchKernel hook, so no copy (but
 // --copied's, below) and no JS is timed. Beside each case, in the same run and interleaved round
 // by round, a plain streaming-max loop (f32x4.pmax, 4 accumulators) over the same bytes gives the
-// bandwidth yardstick. Prints medians, the best sample (least disturbed by other processes on a shared
-// machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of bests.
+// bandwidth yardstick. Prints medians, the best sample (least disturbed by other processes on a
+// shared machine), the median and quartiles of the per-round ratio kernel/stream, and the ratio of
+// bests.
 //   node bench/kernels.mjs [substring,filters] [--rounds=N] [--chunk=BYTES] [--ms=TARGET] [--cached | --copied] [--ab=DIST/]
 //     [--scan=OP.DTYPE --lengths=L1,L2,.. [--inner=W] [--last]] [--guarded] [--data=negative|positive]
 // --chunk feeds the input in chunks of that many bytes, as js/feed.js stages it (256 KiB).
