@@ -8,16 +8,22 @@ import {
 import { STAGING_BYTES, check, failWith, heap, heapViewFor, knownInHeap, typedArraySet, typedArraySlice } from './session.js';
 import { Tensor, detachedText, expectedClassText } from './tensor.js';
 
-// What prepare() wrote about the output.
+// What prepare() wrote about the output. Its rank, dtype code and count as int32s where they fit:
+// a word read from HEAPF64 is a double, which JavaScriptCore's JIT keeps one, and new Array(a
+// double) and a read at a double index made this function about 4x as slow in WebKit (300
+// against 77 ns; Firefox 151 against 96, Node 68 against 56); a typed array of a double length
+// is made 3.5x as slowly in WebKit (64 against 18 ns) and 2.8x in Firefox.
 export function response(s) {
   const words = heap(s).HEAPF64;
   const r = s.response;
-  const rank = words[r + 3];
+  const rank = words[r + 3] | 0;
   const dims = new Array(rank);
   for (let d = 0; d < rank; d += 1) dims[d] = words[r + 4 + d];
-  const info = DTYPE_BY_CODE[words[r + 1]];
-  return { identity: words[r] === 1, type: info.name, info, count: words[r + 2], dims };
+  const info = DTYPE_BY_CODE[words[r + 1] | 0];
+  const count = words[r + 2];
+  return { identity: words[r] === 1, type: info.name, info, count: count <= INT32_MAX ? count | 0 : count, dims };
 }
+const INT32_MAX = 0x7fffffff;
 
 // A Tensor of values this module produced: the constructor's checks would only re-prove them.
 // (A constructor sharing Tensor's prototype: cheaper than Object.create and three stores.)

@@ -34,11 +34,12 @@ function newSession(M) {
     stagingBlock: { address: block >>> 0, bytes: blockBytes }, // (the tests check the slack)
     chunkClock: chunkClock(),
     views: heapViews(M),
-    response: M._responseAddress() / 8,
-    step: M._responseAddress() / 8 + M.HARDMAX_WORDS, // outer, reduce, inner, Hardmax winners
-    tileWidth: M._responseAddress() / 8 + M.TILE_WIDTH_WORD, // then the rows of each part of a tile
-    window: M._responseAddress() / 8 + M.WINDOW_WORD, // windowed?, then final states, window's first state
-    gather: M._responseAddress() / 8 + M.GATHER_WORD, // blocks (0: not gathered), offsets, next window
+    // (word indices as int32s, as the writer's limits are: wire.js)
+    response: responseWord(M, 0),
+    step: responseWord(M, M.HARDMAX_WORDS), // outer, reduce, inner, Hardmax winners
+    tileWidth: responseWord(M, M.TILE_WIDTH_WORD), // then the rows of each part of a tile
+    window: responseWord(M, M.WINDOW_WORD), // windowed?, then final states, window's first state
+    gather: responseWord(M, M.GATHER_WORD), // blocks (0: not gathered), offsets, next window
     busy: false, // a call is writing its request or running (runNodeOutput)
     stagedPart: undefined, // the last part of the staging buffer copied out (outputs.js: stagedPart)
     heapView: null, // the last view found to lie in the heap (inHeap); heap() forgets it when the memory grows
@@ -47,6 +48,9 @@ function newSession(M) {
     bfloat16One: M.BFLOAT16_ONE,
   };
 }
+
+// The index in HEAPF64 of the response's word `word` (an embind constant: a double, wire.js).
+const responseWord = (M, word) => ((M._responseAddress() / 8) | 0) + (word | 0);
 
 export function session() {
   const M = currentModule();
