@@ -76,10 +76,12 @@ async function startXServer() {
  * Opens `url` in a new WebKitGTK MiniBrowser (private browsing, its data and caches in a
  * throw-away directory) on an X server of its own. `until(promise, ms, what)` waits for what the
  * page sends back, and rejects, naming `what`, if the browser ends first or after `ms`; `close()`
- * ends both and removes the directory.
+ * ends both and removes the directory. `env`: more environment variables (JavaScriptCore reads
+ * its options from JSC_*: bench/jsc-tiers.mjs); `onOutput(chunk)`: all the browser's stderr, where
+ * JavaScriptCore logs.
  * @returns {Promise<{ until: <T>(promise: Promise<T>, ms: number, what: string) => Promise<T>, hasEnded: () => boolean, close: () => Promise<void> }>}
  */
-export async function openInWebKit(url) {
+export async function openInWebKit(url, { env: extraEnv = {}, onOutput } = {}) {
   if (!existsSync(MINIBROWSER_PATH)) throw new Error(`${missingText('WebKitGTK MiniBrowser', MINIBROWSER_PATH)}, or set MINIBROWSER_PATH`);
   if (!existsSync(XVFB_PATH)) throw new Error(missingText('Xvfb', XVFB_PATH));
   const x = await startXServer();
@@ -88,10 +90,11 @@ export async function openInWebKit(url) {
   try {
     home = await mkdtemp(path.join(tmpdir(), 'onnx-extrema-webkit-'));
     const dirs = { XDG_CACHE_HOME: 'cache', XDG_DATA_HOME: 'data', XDG_CONFIG_HOME: 'config', XDG_RUNTIME_DIR: 'runtime' };
-    const env = { ...process.env, DISPLAY: x.display, NO_AT_BRIDGE: '1' };
+    const env = { ...process.env, ...extraEnv, DISPLAY: x.display, NO_AT_BRIDGE: '1' };
     for (const [name, dir] of Object.entries(dirs)) env[name] = path.join(home, dir);
     // Its own process group, so that close() ends its web and network processes with it.
     child = spawn(MINIBROWSER_PATH, ['--private', url], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+    if (onOutput) child.stderr.on('data', onOutput);
   } catch (error) {
     if (home) await rm(home, { recursive: true, force: true });
     await x.stop();
