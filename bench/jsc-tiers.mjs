@@ -2,7 +2,8 @@
 // whether their optimized code keeps being thrown away: the check that found readArguments stuck
 // in the Baseline tier (9e1713d), which no timing shows by itself. One bench case's call runs in a
 // loop in a WebKitGTK page (bench/browser/call-loop.mjs) with JavaScriptCore's compilation log on.
-//   node bench/jsc-tiers.mjs [--case=tiny] [--seconds=4] [--resident] [--out] [--all] [--perf]
+//   node bench/jsc-tiers.mjs [--case=tiny] [--seconds=4] [--resident] [--out] [--afterAll] [--all] [--perf]
+// --afterAll calls every bench case a few times first, as the bench's pages have before a case.
 // Prints the calls' µs and, for each function declared in js/, the highest tier that compiled it,
 // its compiles by tier and the OSR exits they were compiled for (--all: every function the page
 // ran). A function the DFG compiled 3 times or more is flagged: its optimized code was thrown away
@@ -25,11 +26,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const caseName = optionText('case', 'tiny');
 const seconds = optionNumber('seconds', 4);
 const PERF = process.argv.includes('--perf');
-const PERF_WARMUP_S = 2; // the profile starts once the call path has reached its tiers
+const PERF_WARMUP_S = 1; // the profile starts this long after the loop, once the call path has reached its tiers
 const LOG_KEPT = 512 << 20;
 
 const query = new URLSearchParams({ case: caseName, seconds: String(seconds) });
-for (const flag of ['resident', 'out']) if (process.argv.includes(`--${flag}`)) query.set(flag, '');
+for (const flag of ['resident', 'out', 'afterAll']) if (process.argv.includes(`--${flag}`)) query.set(flag, '');
 
 const work = mkdtempSync(path.join(tmpdir(), 'onnx-extrema-jsc-'));
 const env = PERF ? { JSC_useJITDump: '1', JSC_jitDumpDirectory: work } : { JSC_reportCompileTimes: '1', JSC_verboseOSR: '1' };
@@ -38,16 +39,23 @@ const onOutput = (chunk) => {
   if (log.length < LOG_KEPT) log += chunk;
 };
 
-let reported;
+let reported, started;
 const report = new Promise((resolve) => (reported = resolve));
-const server = await startStaticServer({ root, headers: ISOLATION, onReport: (key, text) => (reported(JSON.parse(text)), '{}') });
+const loopStarts = new Promise((resolve) => (started = resolve));
+const onReport = (key, text) => {
+  if (key === 'call-loop-starts') started();
+  else reported(JSON.parse(text));
+  return '{}';
+};
+const server = await startStaticServer({ root, headers: ISOLATION, onReport });
 try {
   const page = await openInWebKit(`${server.origin}/bench/browser/call-loop.html?${query}`, { env, onOutput });
   try {
-    const profiled = PERF ? profileWebProcess(work, seconds - PERF_WARMUP_S) : null;
+    const profiled = PERF ? loopStarts.then(() => profileWebProcess(work, seconds - PERF_WARMUP_S)) : null;
+    profiled?.catch(() => {}); // (awaited below, after the page's report)
     const result = await page.until(report, (seconds + 120) * 1000, 'the call loop');
     if (result.error) throw new Error(`the page: ${result.error}`);
-    console.log(`${caseName}${query.has('resident') ? ' resident' : ''}${query.has('out') ? ' into { out }' : ''}: ${result.calls} calls in ${result.seconds.toFixed(2)} s, ${((result.seconds / result.calls) * 1e6).toFixed(3)} µs a call`);
+    console.log(`${caseName}${query.has('resident') ? ' resident' : ''}${query.has('out') ? ' into { out }' : ''}${query.has('afterAll') ? ' after every case' : ''}: ${result.calls} calls in ${result.seconds.toFixed(2)} s, ${((result.seconds / result.calls) * 1e6).toFixed(3)} µs a call`);
     if (profiled) console.log(await profiled);
     else printTiers(readJscLog(log));
   } finally {
@@ -74,7 +82,7 @@ function printTiers(functions) {
   console.log(`\n${shown.length} functions${process.argv.includes('--all') ? '' : ' of js/'} compiled; ${flagged} recompiled by the DFG 3 times or more.`);
 }
 
-// `perf record` of the busiest WebKit web process (the page's) for `duration` s after the warm-up,
+// `perf record` of the busiest WebKit web process (the page's) for `duration` s after the loop's warm-up,
 // its JIT code named by JSC's JITDump files in `dir`; resolves to the top of `perf report`.
 async function profileWebProcess(dir, duration) {
   if (!(duration > 0)) throw new Error(`--perf needs --seconds above ${PERF_WARMUP_S} (the warm-up)`);
