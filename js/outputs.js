@@ -8,6 +8,8 @@ import {
 import { STAGING_BYTES, check, failWith, heap, heapViewFor, knownInHeap, typedArraySet, typedArraySlice } from './session.js';
 import { Tensor, detachedText, expectedClassText } from './tensor.js';
 
+const INT32_MAX = 0x7fffffff;
+
 // What prepare() wrote about the output. Its rank, dtype code and count as int32s where they fit:
 // a word read from HEAPF64 is a double, which JavaScriptCore's JIT keeps one, and new Array(a
 // double) and a read at a double index made this function about 4x as slow in WebKit (300
@@ -23,7 +25,6 @@ export function response(s) {
   const count = words[r + 2];
   return { identity: words[r] === 1, type: info.name, info, count: count <= INT32_MAX ? count | 0 : count, dims };
 }
-const INT32_MAX = 0x7fffffff;
 
 // A Tensor of values this module produced: the constructor's checks would only re-prove them.
 // (A constructor sharing Tensor's prototype: cheaper than Object.create and three stores.)
