@@ -6,7 +6,8 @@ import { findCases } from '../lib/cases.mjs';
 import { makeInput } from '../lib/data.mjs';
 import { load, make } from '../runtimes/extrema.mjs';
 
-const BATCH = 1000; // calls between clock reads
+// Calls between clock reads: 1000 of a small case, fewer of a large one, so the loop ends near `seconds`.
+const batchOf = (c) => Math.max(1, Math.min(1000, Math.floor(2 ** 18 / c.count)));
 
 // Every call goes through here, so that with ?afterAll its call site has met every case's call,
 // as the bench's timing loop (bench/runtimes/serve.mjs: timeCalls) has: none is inlined into it.
@@ -35,9 +36,10 @@ async function loop(params) {
   const start = performance.now();
   const end = start + seconds * 1000;
   let calls = 0;
+  const batch = batchOf(c);
   while (performance.now() < end) {
-    callTimes(call, BATCH);
-    calls += BATCH;
+    callTimes(call, batch);
+    calls += batch;
   }
   const took = (performance.now() - start) / 1000;
   runtime.release();
