@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ISOLATION } from './browser/host.mjs';
-import { declaredNames, highestTier, readJscLog, recompiled } from './lib/jsc-log.mjs';
+import { RECOMPILED_TIMES, declaredNames, highestTier, readJscLog, recompiled } from './lib/jsc-log.mjs';
 import { optionNumber, optionText } from './lib/options.mjs';
 import { startStaticServer } from '../scripts/static-server.mjs';
 import { openInWebKit } from '../scripts/webkit.mjs';
@@ -79,7 +79,7 @@ function printTiers(functions) {
     console.log(`| ${key} | ${highestTier(f)} | ${compiles} | ${exits} | ${recompiled(f) ? 'recompiled again and again' : ''} |`);
   }
   const flagged = shown.filter(([, f]) => recompiled(f)).length;
-  console.log(`\n${shown.length} functions${process.argv.includes('--all') ? '' : ' of js/'} compiled; ${flagged} recompiled by the DFG 3 times or more.`);
+  console.log(`\n${shown.length} functions${process.argv.includes('--all') ? '' : ' of js/'} compiled; ${flagged} recompiled by the DFG ${RECOMPILED_TIMES} times or more.`);
 }
 
 // `perf record` of the busiest WebKit web process (the page's) for `duration` s after the loop's warm-up,

@@ -2,7 +2,7 @@
 // the errors a call throws with the core's label for its operator and version.
 import { PLACEMENT_SLACK_BYTES, chunkClock } from './chunk-placement.js';
 import { DTYPE_BY_CODE, bufferOf, describeValue } from './dtypes.js';
-import { currentModule } from './module.js';
+import { currentModule, moduleInteger } from './module.js';
 import { RequestWriter } from './wire.js';
 
 export const STAGING_BYTES = 256 * 1024; // (the tests read it here too)
@@ -34,23 +34,22 @@ function newSession(M) {
     stagingBlock: { address: block >>> 0, bytes: blockBytes }, // (the tests check the slack)
     chunkClock: chunkClock(),
     views: heapViews(M),
-    // (word indices as int32s, as the writer's limits are: wire.js)
     response: responseWord(M, 0),
-    step: responseWord(M, M.HARDMAX_WORDS), // outer, reduce, inner, Hardmax winners
-    tileWidth: responseWord(M, M.TILE_WIDTH_WORD), // then the rows of each part of a tile
-    window: responseWord(M, M.WINDOW_WORD), // windowed?, then final states, window's first state
-    gather: responseWord(M, M.GATHER_WORD), // blocks (0: not gathered), offsets, next window
+    step: responseWord(M, moduleInteger(M, 'HARDMAX_WORDS')), // outer, reduce, inner, Hardmax winners
+    tileWidth: responseWord(M, moduleInteger(M, 'TILE_WIDTH_WORD')), // then the rows of each part of a tile
+    window: responseWord(M, moduleInteger(M, 'WINDOW_WORD')), // windowed?, then final states, window's first state
+    gather: responseWord(M, moduleInteger(M, 'GATHER_WORD')), // blocks (0: not gathered), offsets, next window
     busy: false, // a call is writing its request or running (runNodeOutput)
     stagedPart: undefined, // the last part of the staging buffer copied out (outputs.js: stagedPart)
     heapView: null, // the last view found to lie in the heap (inHeap); heap() forgets it when the memory grows
     attributeNames: M._attributeNames().split(','), // every operator's, the core's list (readArguments)
-    float16One: M.FLOAT16_ONE,
-    bfloat16One: M.BFLOAT16_ONE,
+    float16One: moduleInteger(M, 'FLOAT16_ONE'),
+    bfloat16One: moduleInteger(M, 'BFLOAT16_ONE'),
   };
 }
 
-// The index in HEAPF64 of the response's word `word` (an embind constant: a double, wire.js).
-const responseWord = (M, word) => ((M._responseAddress() / 8) | 0) + (word | 0);
+// The index in HEAPF64 of the response's word `word`, an int32 as the module's constants are (module.js).
+const responseWord = (M, word) => ((M._responseAddress() / 8) | 0) + word;
 
 export function session() {
   const M = currentModule();

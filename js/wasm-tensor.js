@@ -3,7 +3,7 @@
 // JS array costs, which for the large ReduceMax cases is most of the call (docs/speed.md: the copy
 // floor). The caller fills `data`, calls, and frees it with dispose().
 import { DTYPES, bufferIsDetached, describeValue, dtypeOf, isList, lengthOf } from './dtypes.js';
-import { currentModule } from './module.js';
+import { currentModule, moduleInteger } from './module.js';
 import { session } from './session.js';
 import { Tensor, disposedWasmTensors, shapeOf, wasmTensorFrees } from './tensor.js';
 
@@ -32,7 +32,7 @@ class WasmTensor {
   #view; // the last view made of the memory: memory growth detaches it (its length reads 0)
 
   constructor(M, type, info, shape, length) {
-    const line = M.CACHE_LINE_BYTES; // the data starts on a line, as a staged input does (session.js)
+    const line = moduleInteger(M, 'CACHE_LINE_BYTES'); // the data starts on a line, as a staged input does (session.js)
     const bytes = length * info.bytes;
     const block = bytes + line <= 0xffffffff ? allocate(M, bytes + line) : 0;
     if (!block)

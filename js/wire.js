@@ -1,6 +1,7 @@
 // Writes a node call into the module's request scratch as the flat list of doubles that
 // src/wire/wire.h describes. Capacities come from the module itself, so the two sides agree.
 import { describeValue, isList, listFault, listLength } from './dtypes.js';
+import { moduleInteger } from './module.js';
 
 const KIND = { absent: 0, number: 1, boolean: 2, list: 3, other: 4 };
 const OTHER = { none: 0, string: 1, object: 2, null: 3, function: 4, symbol: 5, listWithNonNumber: 6 };
@@ -9,18 +10,14 @@ const isNumeric = (v) => typeof v === 'number' || typeof v === 'bigint';
 
 export class RequestWriter {
   constructor(M) {
-    this.version = M.WIRE_VERSION;
-    this.base = (M._requestAddress() / 8) | 0;
-    // As int32s: embind hands its constants over as doubles, and JavaScriptCore's JIT keeps a
-    // double one (V8 makes it a small integer). readArguments' new Array(Math.min(n, inputs))
-    // then left its optimized code on every call (a DFG exit JSC does not count), so it ran in
-    // the Baseline tier for good: in WebKit [1,10] ArgMax took 1.5 us instead of 1.2.
+    this.version = moduleInteger(M, 'WIRE_VERSION');
+    this.base = (M._requestAddress() / 8) | 0; // (an int32 index, as the constants are: module.js)
     this.limits = {
-      name: M.MAX_NAME_LENGTH | 0,
-      rank: M.MAX_RANK | 0,
-      listed: M.MAX_LISTED | 0,
-      inputs: M.MAX_INPUTS_LISTED | 0,
-      attrs: M.MAX_ATTRS_LISTED | 0,
+      name: moduleInteger(M, 'MAX_NAME_LENGTH'),
+      rank: moduleInteger(M, 'MAX_RANK'),
+      listed: moduleInteger(M, 'MAX_LISTED'),
+      inputs: moduleInteger(M, 'MAX_INPUTS_LISTED'),
+      attrs: moduleInteger(M, 'MAX_ATTRS_LISTED'),
     };
     this.words = null;
     this.at = 0;

@@ -44,8 +44,10 @@ export function highestTier(f) {
   return ['FTL', 'DFG', 'Baseline'].find((tier) => f.compiles[tier] > 0) ?? 'LLInt';
 }
 
+/** How many DFG compiles of one function say its optimized code was thrown away again and again. */
+export const RECOMPILED_TIMES = 3;
 /** Whether `f`'s optimized code was thrown away again and again: compiled by the DFG `times` times or more. */
-export const recompiled = (f, times = 3) => (f.compiles.DFG ?? 0) >= times;
+export const recompiled = (f, times = RECOMPILED_TIMES) => (f.compiles.DFG ?? 0) >= times;
 
 /** The names of the functions declared in JavaScript `source`: declarations, arrow functions bound to a name, methods. */
 export function declaredNames(source) {
