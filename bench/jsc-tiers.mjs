@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ISOLATION } from './browser/host.mjs';
+import { callLoopQuery, callLoopSummary } from './lib/call-loop.mjs';
 import { RECOMPILED_TIMES, declaredNames, highestTier, readJscLog, recompiled } from './lib/jsc-log.mjs';
 import { optionNumber, optionText } from './lib/options.mjs';
 import { startStaticServer } from '../scripts/static-server.mjs';
@@ -29,8 +30,7 @@ const PERF = process.argv.includes('--perf');
 const PERF_WARMUP_S = 1; // the profile starts this long after the loop, once the call path has reached its tiers
 const LOG_KEPT = 512 << 20;
 
-const query = new URLSearchParams({ case: caseName, seconds: String(seconds) });
-for (const flag of ['resident', 'out', 'afterAll']) if (process.argv.includes(`--${flag}`)) query.set(flag, '');
+const query = callLoopQuery(process.argv, { caseName, seconds });
 
 const work = mkdtempSync(path.join(tmpdir(), 'onnx-extrema-jsc-'));
 const env = PERF ? { JSC_useJITDump: '1', JSC_jitDumpDirectory: work } : { JSC_reportCompileTimes: '1', JSC_verboseOSR: '1' };
@@ -55,7 +55,7 @@ try {
     profiled?.catch(() => {}); // (awaited below, after the page's report)
     const result = await page.until(report, (seconds + 120) * 1000, 'the call loop');
     if (result.error) throw new Error(`the page: ${result.error}`);
-    console.log(`${caseName}${query.has('resident') ? ' resident' : ''}${query.has('out') ? ' into { out }' : ''}${query.has('afterAll') ? ' after every case' : ''}: ${result.calls} calls in ${result.seconds.toFixed(2)} s, ${((result.seconds / result.calls) * 1e6).toFixed(3)} µs a call`);
+    console.log(callLoopSummary(query, result));
     if (profiled) console.log(await profiled);
     else printTiers(readJscLog(log));
   } finally {

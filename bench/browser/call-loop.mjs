@@ -1,11 +1,12 @@
 // One bench case's onnx-extrema call (the bench's own runtime, bench/runtimes/extrema.mjs) run in
 // a loop for `seconds`, for an engine's own logs and profiles (bench/jsc-tiers.mjs). POSTs to
-// /__report?call-loop-starts as the loop starts, then { calls, seconds } (or { error }) to
-// /__report?call-loop.
+// /__report?call-loop-starts as the loop starts, then { calls, seconds, trace } (or { error }) to
+// /__report?call-loop; bench/call-loop.mjs opens it in any of the three browsers.
 import { findCases } from '../lib/cases.mjs';
 import { makeInput } from '../lib/data.mjs';
 import { load, make } from '../runtimes/extrema.mjs';
 
+const TRACE_WINDOW_MS = 500;
 // Calls between clock reads: 1000 of a small case, fewer of a large one, so the loop ends near `seconds`.
 const batchOf = (c) => Math.max(1, Math.min(1000, Math.floor(2 ** 18 / c.count)));
 
@@ -37,13 +38,23 @@ async function loop(params) {
   const end = start + seconds * 1000;
   let calls = 0;
   const batch = batchOf(c);
+  // µs a call in each window of about TRACE_WINDOW_MS: how the call's time moves within one page
+  // (a tier reached, code thrown away), which the whole loop's mean hides.
+  const trace = [];
+  let windowStart = start, windowCalls = 0;
   while (performance.now() < end) {
     callTimes(call, batch);
     calls += batch;
+    const now = performance.now();
+    if (now - windowStart >= TRACE_WINDOW_MS) {
+      trace.push(((now - windowStart) * 1000) / (calls - windowCalls));
+      windowStart = now;
+      windowCalls = calls;
+    }
   }
   const took = (performance.now() - start) / 1000;
   runtime.release();
-  return { calls, seconds: took };
+  return { calls, seconds: took, trace };
 }
 
 const report = await loop(new URLSearchParams(location.search)).catch((error) => ({ error: String(error?.stack ?? error) }));
