@@ -6,8 +6,8 @@
 //                            [--resident] [--out] [--afterAll] [--pages=1] [--root=DIR]
 // --pages=N opens N pages one after another (a fresh JIT state each); --root serves another
 // checkout (a git worktree of an older commit, with its own dist/ and node_modules) for an
-// old-against-new comparison: that checkout needs bench/browser/call-loop.{html,mjs} and
-// bench/lib/ of this one's.
+// old-against-new comparison: a checkout older than the page needs this one's
+// bench/browser/call-loop.{html,mjs} copied in.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ISOLATION } from './browser/host.mjs';

@@ -21,8 +21,8 @@ test('callLoopSummary: the mean of the whole loop, then each window of the trace
   assert.equal(callLoopSummary(callLoopQuery([]), { calls: 4, seconds: 1e-5 }), 'tiny: 4 calls in 0.00 s, 2.500 µs a call');
 });
 
-// A line per page: the case and how it was called, a mean, and a trace of at least one window
-// (a loop of 1.2 s has two) whose values are µs a call, as the mean is.
+// A line per page: the case and how it was called, a mean, and a trace of two windows or more
+// (a loop of 1.2 s has two whole half seconds) whose values are µs a call, as the mean is.
 const LINE = /^argmax_cls into \{ out \}: (\d+) calls in ([\d.]+) s, ([\d.]+) µs a call; by half second: ([\d. ]+)$/;
 for (const browser of ['chromium', 'firefox', 'webkit'])
   test(`bench/call-loop.mjs --browser=${browser}: a page per --pages, each line a mean and its trace`, () => {
