@@ -361,12 +361,24 @@ void read_piece(const ox::Execution& ex, std::vector<uint8_t>& out, int out_size
 // allows), and after every feed the outputs that became final read in random pieces, before the
 // next feed drops them. Checks can_write on every piece, that it refuses outputs dropped or not yet
 // final, and that each output is read once.
-std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, FuzzedDataProvider& in) {
+// `again`: the plan `ex` last started, repeated: restart() where it takes it (bindings/embind.cc's
+// prepare on a plan-cache hit), else start().
+ox::Status start_or_restart(ox::Execution& ex, const ox::Plan& plan, bool again, int64_t staging = 0,
+                            int64_t above = ox::kWindowAboveBytes) {
+  if (again && ex.restart(staging, above)) {
+    if (ex.windowed()) fail("Execution::restart took a windowed plan", "");
+    return ox::Status::ok();
+  }
+  return ex.start(plan, staging, above);
+}
+
+std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, FuzzedDataProvider& in,
+                                      bool again) {
   const int size = oxfuzz::code_size(x.code);
   const int out_size = oxfuzz::code_size(static_cast<int>(plan.output_dtype));
   const int64_t staging = in.ConsumeBool() ? pick<int64_t>(in, {1, 2, 4, 8, 16, 24, 64, 256, 4096}) : small_int(in, 1, 2048);
   const int64_t above = in.ConsumeIntegralInRange(0, 3) == 0 ? small_int(in, 0, 512) : 0;
-  const ox::Status s = ex.start(plan, staging, above);
+  const ox::Status s = start_or_restart(ex, plan, again, staging, above);
   if (!s.is_ok()) fail("Execution::start (windowed) failed on a small plan", s.message());
   const int64_t states = plan.input_count == 0 ? 0 : plan.kind == ox::PlanKind::Hardmax ? plan.outer * plan.inner : plan.output_count;
   const int64_t staging_elements = std::max<int64_t>(1, staging / size);
@@ -441,12 +453,12 @@ std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, c
   return out;
 }
 
-std::vector<uint8_t> execute(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, FuzzedDataProvider& in) {
+std::vector<uint8_t> execute(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, FuzzedDataProvider& in, bool again) {
   const int size = oxfuzz::code_size(x.code);
   const int out_size = oxfuzz::code_size(static_cast<int>(plan.output_dtype));
   if (plan.kind == ox::PlanKind::Identity) return x.bytes;  // js/engine.js copies the input
-  if (in.ConsumeIntegralInRange(0, 2) == 0) return execute_windowed(ex, plan, x, in);
-  ox::Status s = ex.start(plan);
+  if (in.ConsumeIntegralInRange(0, 2) == 0) return execute_windowed(ex, plan, x, in, again);
+  ox::Status s = start_or_restart(ex, plan, again);
   if (!s.is_ok()) fail("Execution::start failed on a small plan", s.message());
   const bool tiles = ox::takes_column_tiles(plan) && in.ConsumeIntegralInRange(0, 2) == 0;
   if (tiles) feed_tiles(ex, plan, x, size, in, [](int64_t) {});
@@ -542,11 +554,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (static_cast<uint64_t>(plan.input_count) != want.in_count) fail("input count", std::to_string(plan.input_count));
   if (want.in_count > kMaxElements || want.out_count > kMaxElements) return 0;
 
-  // Twice on one Execution, with different pieces (and a trim between), as the module reuses it.
+  // Twice on one Execution, with different pieces (and a trim between), as the module reuses it;
+  // the second time restarted where restart() takes it.
   ox::Execution ex;
   for (int round = 0; round < 2; ++round) {
     g_stage = round == 0 ? "execute" : "execute again";
-    const std::vector<uint8_t> out = execute(ex, plan, call.inputs[0], in);
+    const std::vector<uint8_t> out = execute(ex, plan, call.inputs[0], in, round == 1);
     check_values(call, want, plan, out);
     ex.trim(static_cast<size_t>(small_int(in, 0, 64)));
   }

@@ -118,6 +118,7 @@ void copy_plan(const Plan& from, Plan* to) {
 }
 
 Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_above_bytes) {
+  started_ = false;
   if (&plan != &plan_) copy_plan(plan, &plan_);
   position_ = 0;
   between_tiles_ = false;
@@ -149,7 +150,23 @@ Status Execution::start(const Plan& plan, int64_t staging_bytes, int64_t window_
     return Status::error("out of memory: the call needs " + integer_text(static_cast<int64_t>(best_bytes + index_bytes)) +
                          " bytes of working memory");
   reset_slots(0, capacity_);
+  started_ = true;
+  started_staging_bytes_ = staging_bytes;
+  started_window_above_bytes_ = window_above_bytes;
   return Status::ok();
+}
+
+// What start() would do again for the same plan and bytes: the kernels, window and gather shape
+// it computes are functions of those, and its buffers, still reserved, are large enough.
+bool Execution::restart(int64_t staging_bytes, int64_t window_above_bytes) {
+  if (!started_ || staging_bytes != started_staging_bytes_ || window_above_bytes != started_window_above_bytes_ ||
+      windowed_ || best_.data() == nullptr || (kernels_.tracks_index && index_.data() == nullptr))
+    return false;
+  position_ = 0;
+  between_tiles_ = false;
+  tile_width_ = tile_rows_fed_ = 0;
+  reset_slots(0, capacity_);
+  return true;
 }
 
 // Sets the unit that makes states final and, when the full state (`states`) is over

@@ -74,6 +74,12 @@ class Execution {
   // final outputs after each. With 0, state
   // covers every output and any feeding order works.
   Status start(const Plan& plan, int64_t staging_bytes = 0, int64_t window_above_bytes = kWindowAboveBytes);
+  // start() again, for a caller that knows the plan is the one the last start() was given,
+  // unchanged (bindings: the same entry of the plan cache): resets the running state and keeps
+  // the rest (kernels, window, buffers). False, with nothing changed, where that is not enough:
+  // the last start() failed or had other staging bytes, an Identity or windowed plan, or
+  // trim() freed a buffer. Then call start().
+  bool restart(int64_t staging_bytes, int64_t window_above_bytes = kWindowAboveBytes);
   // Whether feed(count) may come next: in order, not past the end, not inside a tiled slice, not
   // gathered and, when windowed, touching no more outputs than the window holds.
   bool feed_accepts(int64_t count) const;
@@ -156,6 +162,9 @@ class Execution {
   void write_hardmax(char* destination, int64_t begin, int64_t count) const;
 
   Plan plan_;
+  // The last start(): whether it succeeded, and its staging and window bytes (restart()).
+  bool started_ = false;
+  int64_t started_staging_bytes_ = 0, started_window_above_bytes_ = 0;
   KernelSet kernels_{};
   int32_t input_size_ = 0;
   int64_t position_ = 0;

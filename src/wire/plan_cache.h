@@ -30,9 +30,11 @@ class PlanCache {
         e.used = ++clock_;
         plan_ = &e.plan;
         request_decoded_ = false;
+        hit_ = true;
         return Status::ok();
       }
     }
+    hit_ = false;
     request_decoded_ = true;
     Status s = decode_request(words, count, &request_);
     if (s.is_ok()) s = ox::resolve(request_, &fresh_);
@@ -52,6 +54,9 @@ class PlanCache {
 
   // The plan of the last successful resolve().
   const Plan& plan() const { return *plan_; }
+  // Whether the last resolve() recognised its words: plan() is then an entry's, the very Plan
+  // object (same address, same fields) an earlier resolve() of those words gave.
+  bool hit() const { return hit_; }
 
   // The decoded request of the last successful resolve() (decoded again if its plan came from the
   // cache), for labels in later messages.
@@ -91,6 +96,7 @@ class PlanCache {
   Plan fresh_;
   NodeRequest request_;
   bool request_decoded_ = true;
+  bool hit_ = false;
 };
 
 }  // namespace ox

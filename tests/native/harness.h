@@ -72,6 +72,7 @@ struct Result {
   bool windowed = false;
   bool tiled = false;
   bool gathered = false;
+  bool restarted = false;  // run(..., restart = true): restart() took the call, not start()
   int64_t held_states = 0;
   int64_t drains = 0;  // feeds after which some outputs were read
 };
@@ -283,9 +284,12 @@ inline void run_windowed(ox::Execution& execution, const ref::Tensor& x, Chunks 
     if (!expect(written[e] == 1, "output " + std::to_string(e) + " read " + std::to_string(written[e]) + " times")) return;
 }
 
-// `node` must describe `x` as its first input (see with_data).
+// `node` must describe `x` as its first input (see with_data). `restart`: the call repeats the
+// node `reuse` last started, as bindings' prepare() repeats a plan-cache hit: restart() where it
+// takes the call, else start().
 inline Result run(const tb::Node& node, const ref::Tensor& x, Chunks feed = Chunks::whole(),
-                  Chunks read = Chunks::whole(), ox::Execution* reuse = nullptr, Window window = Window()) {
+                  Chunks read = Chunks::whole(), ox::Execution* reuse = nullptr, Window window = Window(),
+                  bool restart = false) {
   Result result;
   const ox::NodeRequest request = tb::to_request(node);
   result.status = ox::resolve(request, &result.plan);
@@ -304,7 +308,8 @@ inline Result run(const tb::Node& node, const ref::Tensor& x, Chunks feed = Chun
   }
   ox::Execution own;
   ox::Execution& execution = reuse ? *reuse : own;
-  result.status = execution.start(plan, window.staging_bytes, window.window_above_bytes);
+  result.restarted = restart && reuse && execution.restart(window.staging_bytes, window.window_above_bytes);
+  if (!result.restarted) result.status = execution.start(plan, window.staging_bytes, window.window_above_bytes);
   if (!result.status.is_ok()) return result;
   if (window.staging_bytes > 0) {
     run_windowed(execution, x, feed, read, window, &result);

@@ -98,7 +98,9 @@ inline AxisSubset random_axis_subset(tv::Rng& rng, int64_t max_extent) {
 
 inline std::string list_text(const std::vector<int64_t>& v) { return th::dims_text(v); }
 
-inline Call random_call(tv::Rng& rng) {
+// A call drawn from `rng`, its input's values from `values`: two copies of one `rng` with different
+// `values` give the same node twice (the same plan) over different data.
+inline Call random_call(tv::Rng& rng, tv::Rng& values) {
   Call call;
   const std::string op = rng.pick(spec::op_names());
   const std::vector<const spec::Version*> versions = spec::versions_of(op);
@@ -115,7 +117,7 @@ inline Call random_call(tv::Rng& rng) {
   call.label = th::label(op, v.since, opset);
   const DType t = rng.pick(v.types);
   call.x = th::make_tensor(t, random_dims(rng), {});
-  call.x.bits = random_values(t, ref::element_count(call.x.dims), rng);
+  call.x.bits = random_values(t, ref::element_count(call.x.dims), values);
   call.node.in(tb::tensor(t, call.x.dims));
   const int64_t rank = static_cast<int64_t>(call.x.dims.size());
   call.text = call.label + " " + ox::dtype_name(t) + " dims " + th::dims_text(call.x.dims);
@@ -181,6 +183,8 @@ inline Call random_call(tv::Rng& rng) {
   }
   return call;
 }
+
+inline Call random_call(tv::Rng& rng) { return random_call(rng, rng); }
 
 inline void check_call(const Call& call, const th::Result& r) {
   INFO(call.text);
