@@ -36,6 +36,14 @@ inline int64_t aside_after(int64_t done, int64_t last, int64_t base, int64_t cap
 // short-row path).
 template <class L>
 constexpr int64_t min_simd_row() { return 2 * L::kLanes; }
+// The arg kinds' rows fewer than 4 (a lone row of logits or scores; too few for the short-row path
+// of any type) go portable below 4 vectors where a vector holds 8 lanes or fewer: the SIMD pass's
+// setup and its settle cost more than such a row's scalar loop. End to end (bench/ab.mjs, 4
+// processes): float32 ArgMax [1,10] 1.10-1.12x, [3,15] 1.07x, float16 [1,30] 1.04x, float64 [1,7]
+// 1.03x, int32 [1,15] level; bytes' 16 lanes stay at 2 vectors (uint8 [3,40] at 4 vectors: 0.77x);
+// ReduceMax keeps 2 vectors (bfloat16 [1,30] 0.97x, float32 rows of 12-15 level).
+template <class L>
+constexpr int64_t min_simd_arg_row(int64_t rows) { return (rows < 4 && L::kLanes <= 8 ? 4 : 2) * L::kLanes; }
 
 // The column kernels without the narrow step: the portable loop below a tile, else ColumnScan.
 // Out of line, one copy per kernel set: the entry below calls it, and so does the narrow path for
@@ -211,7 +219,7 @@ struct ArgKernels : ScanEntries<ArgKernels<R, L>> {
       }
     }
     if (Short::applies(n, length)) return Short::run(in, n, length, 1, first, b, index);
-    if (length < min_simd_row<L>()) return arg_rows_portable<Rule>(in, n, length, first, b, index);
+    if (length < min_simd_arg_row<L>(n)) return arg_rows_portable<Rule>(in, n, length, first, b, index);
     if (length <= LongRows::kBlock) return LongRows::short_runs(in, n, length, first, b, index);
     if (n == 0) return;
     RowPass pass = LongRows::first_pass(in, length);  // (then carried from row to row)
