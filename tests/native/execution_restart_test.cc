@@ -11,16 +11,6 @@
 
 using ox::DType;
 
-namespace {
-
-ox::Plan plan_of(const tb::Node& node) {
-  ox::Plan plan;
-  REQUIRE(ox::resolve(tb::to_request(node), &plan).is_ok());
-  return plan;
-}
-
-}  // namespace
-
 TEST_CASE("execution: restart() repeats a call with new values as start() would") {
   tv::Rng rng(20261207);
   ox::Execution shared;
@@ -61,13 +51,13 @@ TEST_CASE("execution: restart() repeats a call with new values as start() would"
 }
 
 TEST_CASE("execution: restart() refuses what start() would set up differently") {
-  const tb::Node max_rows = tb::Node("ReduceMax").at(13).in(tb::tensor(DType::Float32, {2, 3})).attr("axes", std::vector<double>{1});
-  const ox::Plan rows = plan_of(max_rows);
+  const ox::Plan rows =
+      th::plan_of(tb::Node("ReduceMax").at(13).in(tb::tensor(DType::Float32, {2, 3})).attr("axes", std::vector<double>{1}));
   ox::Execution e;
   CHECK_FALSE(e.restart(0));  // never started
 
   REQUIRE(e.start(rows, 4096).is_ok());
-  CHECK_FALSE(e.restart(0));     // other staging bytes
+  CHECK_FALSE(e.restart(0));        // other staging bytes
   CHECK_FALSE(e.restart(4096, 0));  // another window threshold
   CHECK(e.restart(4096));
   CHECK(e.restart(4096));
@@ -78,20 +68,23 @@ TEST_CASE("execution: restart() refuses what start() would set up differently") 
   CHECK(e.restart(4096));
 
   // Identity (ReduceMax 18 with no axes and noop_with_empty_axes): start() sets up no state.
-  const ox::Plan identity = plan_of(tb::Node("ReduceMax").at(18).in(tb::tensor(DType::Float32, {2, 3})).attr("noop_with_empty_axes", 1.0));
+  const ox::Plan identity =
+      th::plan_of(tb::Node("ReduceMax").at(18).in(tb::tensor(DType::Float32, {2, 3})).attr("noop_with_empty_axes", 1.0));
   REQUIRE(identity.kind == ox::PlanKind::Identity);
   REQUIRE(e.start(identity).is_ok());
   CHECK_FALSE(e.restart(0));
 
   // Windowed: ArgMax over the rows of 2 of [4096, 2], 64 staging bytes, a window above 0 bytes.
-  const ox::Plan pairs = plan_of(tb::Node("ArgMax").at(13).in(tb::tensor(DType::Float32, {4096, 2})).attr("axis", 1.0));
+  const ox::Plan pairs =
+      th::plan_of(tb::Node("ArgMax").at(13).in(tb::tensor(DType::Float32, {4096, 2})).attr("axis", 1.0));
   REQUIRE(e.start(pairs, 64, 0).is_ok());
   REQUIRE(e.windowed());
   CHECK_FALSE(e.restart(64, 0));
 
   // A failed start(): ReduceMax over axis 0 of [2, 2^50] needs 4 PiB of state.
-  tb::Node huge = tb::Node("ReduceMax").at(13).in(tb::tensor(DType::Float32, {2, 1125899906842624})).attr("axes", std::vector<double>{0});
+  const tb::Node huge =
+      tb::Node("ReduceMax").at(13).in(tb::tensor(DType::Float32, {2, 1125899906842624})).attr("axes", std::vector<double>{0});
   REQUIRE(e.start(rows).is_ok());
-  REQUIRE_FALSE(e.start(plan_of(huge)).is_ok());
+  REQUIRE_FALSE(e.start(th::plan_of(huge)).is_ok());
   CHECK_FALSE(e.restart(0));
 }

@@ -50,12 +50,6 @@ tb::Node arg_node(const std::string& op, const ref::Tensor& x, int64_t axis, boo
   return n;
 }
 
-ox::Plan plan_of(const tb::Node& node) {
-  ox::Plan plan;
-  REQUIRE(ox::resolve(tb::to_request(node), &plan).is_ok());
-  return plan;
-}
-
 }  // namespace
 
 TEST_CASE("windowed execution: random calls against the reference, tiny staging buffers") {
@@ -146,7 +140,7 @@ TEST_CASE("windowed execution: column tiles, every kind and dtype, the window on
         x.bits = tr::random_values(t, outer * reduce * inner, rng);
         const bool flag = rng.chance(50);  // ReduceMax: keepdims; ArgMax/ArgMin: select_last_index
         const tb::Node node = reduce_max ? reduce_node(x, {1}, flag) : arg_node(kind.op, x, 1, flag && kind.op != "Hardmax");
-        const ox::Plan plan = plan_of(node);
+        const ox::Plan plan = th::plan_of(node);
         const int64_t width = ox::column_tile_width(plan, staging);
         const std::string text = kind.op + " " + ox::dtype_name(t) + " dims " + th::dims_text(x.dims) + " staging " +
                            std::to_string(staging) + " width " + std::to_string(width);
@@ -194,7 +188,7 @@ TEST_CASE("windowed execution: hand-picked units, window sizes, NaNs and ties at
     w.staging_bytes = 16384;  // 16384 / (2 x 4) = 2048 columns
     for (bool last : {false, true}) {
       const tb::Node node = arg_node("ArgMax", x, 0, last);
-      REQUIRE(ox::column_tile_width(plan_of(node), w.staging_bytes) == 2048);
+      REQUIRE(ox::column_tile_width(th::plan_of(node), w.staging_bytes) == 2048);
       const th::Result r = th::run(node, x, th::Chunks::whole(), th::Chunks::random(3), &run, w);
       check_windowed(last ? "select_last" : "first", ref::arg_extreme(x, true, 0, true, last), r);
       CHECK(r.held_states == 2048);
@@ -236,7 +230,7 @@ TEST_CASE("windowed execution: hand-picked units, window sizes, NaNs and ties at
     tv::Rng rng(6);
     for (int k = 0; k < 120; ++k) x.bits.push_back(tv::mixed_value(DType::Int32, rng, 10));
     const tb::Node node = reduce_node(x, {1}, true);
-    const ox::Plan plan = plan_of(node);
+    const ox::Plan plan = th::plan_of(node);
     CHECK(plan.prefix_count == 0);
     CHECK(plan.inner == 6);
     // 64 bytes = 16 int32: ceil(16 / 24) + 1 = 2 slices of 6.
@@ -253,7 +247,7 @@ TEST_CASE("windowed execution: hand-picked units, window sizes, NaNs and ties at
     x.bits[59] = 0x7E00, x.bits[60] = 0xFC00;  // a NaN ending the first unit (60 inputs), -inf starting the next
     for (bool keepdims : {false, true}) {
       const tb::Node node = reduce_node(x, {1, 3}, keepdims);
-      const ox::Plan plan = plan_of(node);
+      const ox::Plan plan = th::plan_of(node);
       REQUIRE(plan.prefix_count >= 1);
       CHECK(plan.prefix_output_stride[0] == 4);  // one index of axis 0: 4 outputs
       // Step [4, 5, 1] in 3 blocks (axis 1); 64 bytes = 32 float16, 10 per block: 2 outer slices
@@ -272,7 +266,7 @@ TEST_CASE("windowed execution: hand-picked units, window sizes, NaNs and ties at
     tv::Rng rng(13);
     for (int k = 0; k < 360; ++k) x.bits.push_back(tv::mixed_value(DType::Uint8, rng, 20));
     const tb::Node node = reduce_node(x, {0, 2}, true);
-    const ox::Plan plan = plan_of(node);
+    const ox::Plan plan = th::plan_of(node);
     REQUIRE(plan.prefix_count >= 1);
     CHECK(plan.prefix_output_stride[0] == 0);
     const th::Result r = th::run(node, x, th::Chunks::random(14), th::Chunks::random(15), &run, staging64);
@@ -353,7 +347,7 @@ TEST_CASE("windowed execution: hand-picked units, window sizes, NaNs and ties at
       CHECK(r.held_states == (above == 7999 ? 4 : 1000));  // ceil(16 / 7) + 1 = 4 rows
     }
     // Without a staging size, state is whole whatever its size.
-    REQUIRE(run.start(plan_of(node)).is_ok());
+    REQUIRE(run.start(th::plan_of(node)).is_ok());
     CHECK_FALSE(run.windowed());
     CHECK(run.held_states() == 1000);
   }

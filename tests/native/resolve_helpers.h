@@ -32,6 +32,13 @@ inline Resolved resolve(const tb::Node& node) {
   return direct;
 }
 
+// The plan of a node that must resolve.
+inline ox::Plan plan_of(const tb::Node& node) {
+  ox::Plan plan;
+  REQUIRE(ox::resolve(tb::to_request(node), &plan).is_ok());
+  return plan;
+}
+
 inline std::string label(const std::string& op, int version, double opset = 0) {
   std::string s = op + " version " + std::to_string(version);
   if (opset != 0 && opset != version) s += " (opset " + std::to_string(static_cast<long long>(opset)) + ")";
