@@ -96,19 +96,21 @@ int prepare(int word_count, double staging_bytes) {
   ox::Status s = g_plans.resolve(g_request_words, static_cast<size_t>(word_count));
   if (!s.is_ok()) return fail(s.message());
   const ox::Plan& plan = g_plans.plan();
-  // The plan the last call started, again (a model's node, call after call): its response words
-  // still stand (only a windowed plan's change during a call, and restart() refuses those), so
-  // only the running state is reset.
-  if (g_plans.hit() && &plan == g_started_plan && g_execution.restart(static_cast<int64_t>(staging_bytes))) {
-    g_ready = true;
-    return 0;
-  }
-  g_started_plan = nullptr;
-  s = g_execution.start(plan, static_cast<int64_t>(staging_bytes));
+  // The plan the last call started, again (a model's node, call after call), is only restarted.
+  bool restarted = false;
+  s = g_execution.start_or_restart(plan, g_plans.hit() && &plan == g_started_plan, static_cast<int64_t>(staging_bytes),
+                                   ox::kWindowAboveBytes, &restarted);
   if (!s.is_ok()) {  // out of memory: name the node like every other error, and let go of what was got
+    g_started_plan = nullptr;
     g_execution.trim(4 << 20);
     std::string label;
     return fail(ox::node_label(g_plans.request(), &label).is_ok() ? label + ": " + s.message() : s.message());
+  }
+  // Restarted: its response words still stand (only a windowed plan's change during a call, and
+  // restart() refuses those).
+  if (restarted) {
+    g_ready = true;
+    return 0;
   }
   g_response_words[0] = plan.kind == ox::PlanKind::Identity ? 1 : 0;
   g_response_words[1] = static_cast<double>(plan.output_dtype);

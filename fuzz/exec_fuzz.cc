@@ -361,15 +361,14 @@ void read_piece(const ox::Execution& ex, std::vector<uint8_t>& out, int out_size
 // allows), and after every feed the outputs that became final read in random pieces, before the
 // next feed drops them. Checks can_write on every piece, that it refuses outputs dropped or not yet
 // final, and that each output is read once.
-// `again`: the plan `ex` last started, repeated: restart() where it takes it (bindings/embind.cc's
-// prepare on a plan-cache hit), else start().
+// `again`: the plan `ex` last started, repeated, so restarted where restart() takes it
+// (bindings/embind.cc's prepare on a plan-cache hit), never when windowed.
 ox::Status start_or_restart(ox::Execution& ex, const ox::Plan& plan, bool again, int64_t staging = 0,
                             int64_t above = ox::kWindowAboveBytes) {
-  if (again && ex.restart(staging, above)) {
-    if (ex.windowed()) fail("Execution::restart took a windowed plan", "");
-    return ox::Status::ok();
-  }
-  return ex.start(plan, staging, above);
+  bool restarted = false;
+  const ox::Status s = ex.start_or_restart(plan, again, staging, above, &restarted);
+  if (restarted && ex.windowed()) fail("Execution::restart took a windowed plan", "");
+  return s;
 }
 
 std::vector<uint8_t> execute_windowed(ox::Execution& ex, const ox::Plan& plan, const JsTensor& x, FuzzedDataProvider& in,

@@ -161,10 +161,8 @@ bool execute(ox::Execution& ex, const ox::Plan& plan, const uint8_t* data, size_
     return false;
   }
   if (repeat) check_same_plan(ex.plan(), plan);
-  if (!(repeat && ex.restart(0))) {
-    ox::Status s = ex.start(plan);
-    if (!s.is_ok()) fail("start failed on a small plan", s.message());
-  }
+  const ox::Status s = ex.start_or_restart(plan, repeat);
+  if (!s.is_ok()) fail("start failed on a small plan", s.message());
   std::vector<uint8_t> x(static_cast<size_t>(plan.input_count * in_size) + 1);
   for (size_t i = 0; i < x.size(); ++i) x[i] = size ? data[i % size] : 0;
   for (int64_t done = 0, k = 0; done < plan.input_count; ++k) {

@@ -169,6 +169,13 @@ bool Execution::restart(int64_t staging_bytes, int64_t window_above_bytes) {
   return true;
 }
 
+Status Execution::start_or_restart(const Plan& plan, bool repeat, int64_t staging_bytes, int64_t window_above_bytes,
+                                   bool* restarted) {
+  const bool again = repeat && restart(staging_bytes, window_above_bytes);
+  if (restarted) *restarted = again;
+  return again ? Status::ok() : start(plan, staging_bytes, window_above_bytes);
+}
+
 // Sets the unit that makes states final and, when the full state (`states`) is over
 // `window_above_bytes` and a window would be smaller, the window held instead: gathered for a
 // plan with prefix axes, else over row-major chunks or column tiles.

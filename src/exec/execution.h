@@ -80,6 +80,10 @@ class Execution {
   // the last start() failed or had other staging bytes, an Identity or windowed plan, or
   // trim() freed a buffer. Then call start().
   bool restart(int64_t staging_bytes, int64_t window_above_bytes = kWindowAboveBytes);
+  // restart() where `repeat` (the caller knows `plan` is the one the last start() was given) and
+  // it takes the call, else start(); `*restarted`, if given, says which ran.
+  Status start_or_restart(const Plan& plan, bool repeat, int64_t staging_bytes = 0,
+                          int64_t window_above_bytes = kWindowAboveBytes, bool* restarted = nullptr);
   // Whether feed(count) may come next: in order, not past the end, not inside a tiled slice, not
   // gathered and, when windowed, touching no more outputs than the window holds.
   bool feed_accepts(int64_t count) const;

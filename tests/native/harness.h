@@ -308,8 +308,8 @@ inline Result run(const tb::Node& node, const ref::Tensor& x, Chunks feed = Chun
   }
   ox::Execution own;
   ox::Execution& execution = reuse ? *reuse : own;
-  result.restarted = restart && reuse && execution.restart(window.staging_bytes, window.window_above_bytes);
-  if (!result.restarted) result.status = execution.start(plan, window.staging_bytes, window.window_above_bytes);
+  result.status = execution.start_or_restart(plan, restart && reuse, window.staging_bytes, window.window_above_bytes,
+                                            &result.restarted);
   if (!result.status.is_ok()) return result;
   if (window.staging_bytes > 0) {
     run_windowed(execution, x, feed, read, window, &result);
