@@ -2,8 +2,9 @@
 // controller. A runtime that does not start, or answer a message, within `timeoutMs` is ended
 // (a page spinning in a loop would otherwise hold one of the machine's two cores, and skew every
 // other runtime's figures, for the rest of the run) and its message fails; `restartIfEnded()`,
-// called between cases, starts it again, so one stuck case costs that runtime that case only.
-// (Two of about ten WebKit runs with every runtime had one page spin at 100% and never answer.)
+// called between cases, starts it again, so one stuck case costs that runtime that case only; a
+// first start that fails is tried once more at once (firstStart). (Two of about ten WebKit runs
+// with every runtime had one page spin at 100% and never answer.)
 
 const END_WAIT_MS = 10_000; // for a host's end() itself: a stuck page may not close in time
 
@@ -18,18 +19,21 @@ function timeLimit(ms, text) {
 /**
  * `start(name)`: a runtime `{ name, ready, ask(msg), end(), gone() }` (or a promise of one);
  * `ready` resolves to its info; `gone()` says whether it has ended by itself (a crash). Returns
- * the same shape, supervised: `ready` and `ask` reject after `timeoutMs` (the runtime ended),
- * and an ended or gone runtime is started again by `restartIfEnded()` (true when it restarted; a
- * restart that fails leaves it ended, and each `ask` rejects at once).
+ * the same shape, supervised: the first start is tried twice (`ready` rejects if both fail),
+ * `ready` and `ask` reject after `timeoutMs` (the runtime ended), and an ended or gone runtime is
+ * started again by `restartIfEnded()` (true when it restarted; a restart that fails leaves it
+ * ended, and each `ask` rejects at once).
  */
 export function supervise(start, name, timeoutMs) {
   let current = null;
   let endedBy = null; // why the runtime was ended, until it restarts
+  let endedHandle = null; // the runtime last ended (each is ended once)
 
   async function end(reason) {
     endedBy = reason;
     const handle = current;
-    if (!handle) return;
+    if (!handle || handle === endedHandle) return;
+    endedHandle = handle;
     const wait = timeLimit(END_WAIT_MS, 'end');
     await Promise.race([Promise.resolve().then(() => handle.end()), wait.promise]).catch(() => {});
     wait.cancel();
@@ -61,12 +65,28 @@ export function supervise(start, name, timeoutMs) {
   }
 
   // (a start's failure is read by whoever awaits `ready`, and by `ended`)
-  const started = () => {
-    const promise = begin();
+  const started = (how = begin) => {
+    const promise = how();
     promise.catch(() => {});
     return promise;
   };
-  let ready = started();
+  // The first start, tried once more with a fresh runtime if it fails: a browser that never
+  // opened its page (once in about 40 CI runs, WebKitGTK's sent nothing for 120 s under load, where
+  // a page starts in about a second) would otherwise fail the whole run. Both reasons are kept.
+  async function firstStart() {
+    try {
+      return await begin();
+    } catch (first) {
+      await end(first.message);
+      try {
+        return await begin();
+      } catch (again) {
+        endedBy = `${again.message}; before it, ${first.message}`;
+        throw new Error(endedBy);
+      }
+    }
+  }
+  let ready = started(firstStart);
   return {
     name,
     get ready() {

@@ -9,15 +9,15 @@ import { supervise } from '../../bench/lib/supervised.mjs';
 const LIMIT_MS = 150;
 
 // A made-up runtime: answers { echo: cmd } at once, never answers 'stall', rejects 'fail';
-// counts its ends. `never`: its start never becomes ready.
-function maker({ never = false } = {}) {
+// counts its ends. `never`: how many starts, the first ones, never become ready (Infinity: none does).
+function maker({ never = 0 } = {}) {
   const made = [];
   const start = (name) => {
     const runtime = {
       name,
       ends: 0,
       crashed: false,
-      ready: never ? new Promise(() => {}) : Promise.resolve({ label: name }),
+      ready: made.length < never ? new Promise(() => {}) : Promise.resolve({ label: name }),
       ask(msg) {
         if (msg.cmd === 'stall') return new Promise(() => {});
         if (msg.cmd === 'fail') return Promise.reject(new Error(`${name}: no such case`));
@@ -80,14 +80,31 @@ test('supervised: a runtime that crashed is started again', async () => {
   assert.deepEqual(await r.ask({ cmd: 'setup' }), { echo: 'setup', by: 1 });
 });
 
-test('supervised: a runtime that never starts is ended, and so is each new try', async () => {
-  const { start, made } = maker({ never: true });
+test('supervised: a runtime whose first start never comes is ended and started once more at once', async () => {
+  const { start, made } = maker({ never: 1 });
   const r = supervise(start, 'onnx-extrema', LIMIT_MS);
-  await assert.rejects(r.ready, /^Error: onnx-extrema: no answer to its start in 0\.15 s; ended$/);
-  assert.equal(made[0].ends, 1);
-  await assert.rejects(r.ask({ cmd: 'setup' }), /^Error: onnx-extrema: ended/);
-  await assert.rejects(r.restartIfEnded(), /no answer to its start/);
+  assert.deepEqual(await r.ready, { label: 'onnx-extrema' });
   assert.equal(made.length, 2);
-  assert.equal(made[1].ends, 1);
+  assert.equal(made[0].ends, 1);
+  assert.equal(made[1].ends, 0);
+  assert.equal(r.ended, false);
+  assert.deepEqual(await r.ask({ cmd: 'setup' }), { echo: 'setup', by: 1 });
+});
+
+test('supervised: a runtime that never starts is ended after its two first tries, and so is each new try', async () => {
+  const { start, made } = maker({ never: Infinity });
+  const r = supervise(start, 'onnx-extrema', LIMIT_MS);
+  const t0 = Date.now();
+  await assert.rejects(
+    r.ready,
+    /^Error: onnx-extrema: no answer to its start in 0\.15 s; ended; before it, onnx-extrema: no answer to its start in 0\.15 s; ended$/,
+  );
+  assert.ok(Date.now() - t0 >= 2 * LIMIT_MS - 10);
+  assert.equal(made.length, 2);
+  assert.deepEqual(made.map((m) => m.ends), [1, 1]);
+  await assert.rejects(r.ask({ cmd: 'setup' }), /^Error: onnx-extrema: ended \(onnx-extrema: no answer to its start/);
+  await assert.rejects(r.restartIfEnded(), /no answer to its start/);
+  assert.equal(made.length, 3);
+  assert.equal(made[2].ends, 1);
   assert.equal(r.ended, true);
 });
