@@ -194,7 +194,8 @@ async function main() {
   try {
     // (inside the try: a page that fails to open still closes the browser)
     const start = browser ? (n) => browser.startRuntime(n) : startProcess;
-    procs = names.map((n) => supervise(start, n, ANSWER_TIMEOUT_MS));
+    const startAgain = (n) => (reason) => console.log(`  ${n}: did not start (${reason.split('\n')[0].slice(0, 200)}); starting it again`);
+    procs = names.map((n) => supervise(start, n, ANSWER_TIMEOUT_MS, { onStartAgain: startAgain(n) }));
     const infos = await Promise.all(procs.map((p) => p.ready));
     procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
     if (browser) {

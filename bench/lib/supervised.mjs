@@ -22,9 +22,10 @@ function timeLimit(ms, text) {
  * the same shape, supervised: the first start is tried twice (`ready` rejects if both fail),
  * `ready` and `ask` reject after `timeoutMs` (the runtime ended), and an ended or gone runtime is
  * started again by `restartIfEnded()` (true when it restarted; a restart that fails leaves it
- * ended, and each `ask` rejects at once).
+ * ended, and each `ask` rejects at once). `onStartAgain(reason)`: told when the first start failed
+ * and is tried again.
  */
-export function supervise(start, name, timeoutMs) {
+export function supervise(start, name, timeoutMs, { onStartAgain = () => {} } = {}) {
   let current = null;
   let endedBy = null; // why the runtime was ended, until it restarts
   let endedHandle = null; // the runtime last ended (each is ended once)
@@ -78,6 +79,7 @@ export function supervise(start, name, timeoutMs) {
       return await begin();
     } catch (first) {
       await end(first.message);
+      onStartAgain(first.message);
       try {
         return await begin();
       } catch (again) {

@@ -82,8 +82,10 @@ test('supervised: a runtime that crashed is started again', async () => {
 
 test('supervised: a runtime whose first start never comes is ended and started once more at once', async () => {
   const { start, made } = maker({ never: 1 });
-  const r = supervise(start, 'onnx-extrema', LIMIT_MS);
+  const told = [];
+  const r = supervise(start, 'onnx-extrema', LIMIT_MS, { onStartAgain: (reason) => told.push(reason) });
   assert.deepEqual(await r.ready, { label: 'onnx-extrema' });
+  assert.deepEqual(told, ['onnx-extrema: no answer to its start in 0.15 s; ended']);
   assert.equal(made.length, 2);
   assert.equal(made[0].ends, 1);
   assert.equal(made[1].ends, 0);
