@@ -72,8 +72,9 @@ export function supervise(start, name, timeoutMs, { onStartAgain = () => {} } = 
     return promise;
   };
   // The first start, tried once more with a fresh runtime if it fails: a browser that never
-  // opened its page (once in about 40 CI runs, WebKitGTK's sent nothing for 120 s under load, where
-  // a page starts in about a second) would otherwise fail the whole run. Both reasons are kept.
+  // opened its page (once so far in these hosts' CI runs, WebKitGTK's sent nothing for 120 s under
+  // load, where a page starts in about a second) would otherwise fail the whole run. Both reasons
+  // are kept.
   async function firstStart() {
     try {
       return await begin();
