@@ -10,8 +10,8 @@ import { installInNewApp, pack, root } from '../package/pack.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 import { HEIGHT, WIDTH, expectedMask, expectedToken, firstDifference } from './demo-expected.mjs';
 import { DEFAULT_WASM, passed, scriptPolicy, testSite } from './site.mjs';
+import { visitInFreshBrowser } from './fresh-browser-visit.mjs';
 
-const REPORT_TIMEOUT_MS = 90_000; // a cold start of a browser on a loaded 2-core machine, and the checks
 
 /**
  * The tests, each named after `engine` ('Firefox'), in browsers `open(url)` starts (openInFirefox,
@@ -38,20 +38,19 @@ export function pageSuite(engine, open, { float16ArraySince }) {
   });
 
   /** Opens a page of `on` (the test site by default) in a new browser and returns window.__result
-   * as the page reported it, with the paths the page requested. */
+   * as the page reported it, with the paths the page requested (visitInFreshBrowser: a browser
+   * that asked for nothing is replaced once). */
   async function visit(pagePath, on = server) {
-    const key = String((visits += 1));
-    const report = new Promise((resolve) => waiting.set(key, resolve));
-    const first = on.requests.length;
-    const browser = await open(`${on.origin}${pagePath}${pagePath.includes('?') ? '&' : '?'}report=${key}`);
-    try {
-      const result = JSON.parse(await browser.until(report, REPORT_TIMEOUT_MS, `${pagePath}'s report`));
-      assert.equal(result.error, undefined, `${pagePath} failed in ${engine}: ${result.error}`);
-      return { result, requests: on.requests.slice(first) };
-    } finally {
-      waiting.delete(key);
-      await browser.close();
-    }
+    const attempt = () => {
+      const key = String((visits += 1));
+      const report = new Promise((resolve) => waiting.set(key, resolve));
+      const url = `${on.origin}${pagePath}${pagePath.includes('?') ? '&' : '?'}report=${key}`;
+      return { url, report, release: () => waiting.delete(key) };
+    };
+    const { text, first } = await visitInFreshBrowser(open, on, attempt, { what: `${pagePath}'s report` });
+    const result = JSON.parse(text);
+    assert.equal(result.error, undefined, `${pagePath} failed in ${engine}: ${result.error}`);
+    return { result, requests: on.requests.slice(first) };
   }
 
   // A page whose module cannot load reports that (tests/browser/pages/report-errors.js) rather than
