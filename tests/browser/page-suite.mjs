@@ -12,7 +12,6 @@ import { HEIGHT, WIDTH, expectedMask, expectedToken, firstDifference } from './d
 import { DEFAULT_WASM, passed, scriptPolicy, testSite } from './site.mjs';
 import { visitInFreshBrowser } from './fresh-browser-visit.mjs';
 
-
 /**
  * The tests, each named after `engine` ('Firefox'), in browsers `open(url)` starts (openInFirefox,
  * openInWebKit: { until, close }). `float16ArraySince`: the engine's first version with Float16Array, which it must have.
