@@ -15,6 +15,7 @@ import { callLoopQuery, callLoopSummary } from './lib/call-loop.mjs';
 import { optionNumber, optionText } from './lib/options.mjs';
 import { launchChromium } from '../scripts/chromium.mjs';
 import { openInFirefox } from '../scripts/firefox.mjs';
+import { visitInFreshBrowser } from '../scripts/fresh-browser-visit.mjs';
 import { startStaticServer } from '../scripts/static-server.mjs';
 import { openInWebKit } from '../scripts/webkit.mjs';
 
@@ -34,15 +35,15 @@ const onReport = (key, text) => {
 const server = await startStaticServer({ root, headers: ISOLATION, onReport });
 try {
   for (let p = 0; p < pages; p += 1) {
-    const report = new Promise((resolve) => (reported = resolve));
-    const page = await OPENERS[browser](`${server.origin}/bench/browser/call-loop.html?${query}`);
-    try {
-      const result = await page.until(report, (seconds + 120) * 1000, 'the call loop');
-      if (result.error) throw new Error(`the page: ${result.error}`);
-      console.log(callLoopSummary(query, result));
-    } finally {
-      await page.close();
-    }
+    const attempt = () => ({
+      url: `${server.origin}/bench/browser/call-loop.html?${query}`,
+      report: new Promise((resolve) => (reported = resolve)),
+      release: () => (reported = undefined),
+    });
+    // (a browser that asks for nothing is replaced once: fresh-browser-visit.mjs)
+    const { text: result } = await visitInFreshBrowser(OPENERS[browser], server, attempt, { what: 'the call loop', reportMs: (seconds + 120) * 1000 });
+    if (result.error) throw new Error(`the page: ${result.error}`);
+    console.log(callLoopSummary(query, result));
   }
 } finally {
   await server.close();

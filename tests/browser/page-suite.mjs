@@ -7,10 +7,12 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { installInNewApp, pack, root } from '../package/pack.mjs';
+import { visitInFreshBrowser } from '../../scripts/fresh-browser-visit.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 import { HEIGHT, WIDTH, expectedMask, expectedToken, firstDifference } from './demo-expected.mjs';
 import { DEFAULT_WASM, passed, scriptPolicy, testSite } from './site.mjs';
-import { visitInFreshBrowser } from './fresh-browser-visit.mjs';
+
+const REPORT_TIMEOUT_MS = 90_000; // a cold start of a browser on a loaded 2-core machine, and the checks
 
 /**
  * The tests, each named after `engine` ('Firefox'), in browsers `open(url)` starts (openInFirefox,
@@ -46,7 +48,7 @@ export function pageSuite(engine, open, { float16ArraySince }) {
       const url = `${on.origin}${pagePath}${pagePath.includes('?') ? '&' : '?'}report=${key}`;
       return { url, report, release: () => waiting.delete(key) };
     };
-    const { text, first } = await visitInFreshBrowser(open, on, attempt, { what: `${pagePath}'s report` });
+    const { text, first } = await visitInFreshBrowser(open, on, attempt, { what: `${pagePath}'s report`, reportMs: REPORT_TIMEOUT_MS });
     const result = JSON.parse(text);
     assert.equal(result.error, undefined, `${pagePath} failed in ${engine}: ${result.error}`);
     return { result, requests: on.requests.slice(first) };

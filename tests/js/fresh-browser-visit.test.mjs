@@ -1,10 +1,11 @@
-// The browser tests' page visit (tests/browser/fresh-browser-visit.mjs), with made-up browsers: one
-// that never asks the server for its page is replaced once by a fresh one; two such fail, naming
-// it; a page that was fetched and then never reported fails without a second browser.
+// The page visit of the browser tests and bench/call-loop.mjs (scripts/fresh-browser-visit.mjs),
+// with made-up browsers: one that never asks the server for its page is replaced once by a fresh
+// one; two such fail, naming it; a page that was fetched and then never reported fails without a
+// second browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { visitInFreshBrowser } from '../browser/fresh-browser-visit.mjs';
+import { visitInFreshBrowser } from '../../scripts/fresh-browser-visit.mjs';
 
 const FETCH_MS = 60;
 const REPORT_MS = 400;

@@ -1,10 +1,10 @@
-// One page visit in a browser that nothing drives (openInFirefox, openInWebKit), made again once
-// in a fresh browser when the first never asked the server for anything: once so far in these
+// One page visit in a new browser (openInFirefox, openInWebKit, or Chromium in that shape: the
+// browser tests' page suite, bench/call-loop.mjs), made again once in a fresh browser when the
+// first never asked the server for anything: once so far in these
 // hosts' CI runs a WebKitGTK page sent nothing for 120 s under load, where a page is fetched within
 // a second or two. A page that was fetched and then did not report still fails: that is the
 // package's fault or the page's, not the browser's start.
 
-export const REPORT_TIMEOUT_MS = 90_000; // a cold start of a browser on a loaded 2-core machine, and the checks
 export const FETCH_TIMEOUT_MS = 30_000;
 const UNFETCHED = Symbol('unfetched');
 
@@ -15,7 +15,7 @@ const UNFETCHED = Symbol('unfetched');
  * (its `requests`, every path asked for). Resolves `{ text, first }`: the report, and the index
  * in `on.requests` of the first request of the try that reported. `what` names the wait in errors.
  */
-export async function visitInFreshBrowser(open, on, attempt, { what, reportMs = REPORT_TIMEOUT_MS, fetchMs = FETCH_TIMEOUT_MS, tries = 2 }) {
+export async function visitInFreshBrowser(open, on, attempt, { what, reportMs, fetchMs = FETCH_TIMEOUT_MS, tries = 2 }) {
   const { url, report, release } = attempt();
   const first = on.requests.length;
   let browser;
