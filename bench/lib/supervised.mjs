@@ -66,7 +66,7 @@ export function supervise(start, name, timeoutMs, { onStartAgain = () => {} } = 
   }
 
   // (a start's failure is read by whoever awaits `ready`, and by `ended`)
-  const started = (how = begin) => {
+  const started = (how) => {
     const promise = how();
     promise.catch(() => {});
     return promise;
@@ -109,7 +109,7 @@ export function supervise(start, name, timeoutMs, { onStartAgain = () => {} } = 
     async restartIfEnded() {
       if (!this.ended) return false;
       await end(endedBy ?? 'it ended'); // (what a crash or a failed start left behind)
-      ready = started();
+      ready = started(begin);
       await ready;
       return true;
     },
