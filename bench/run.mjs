@@ -15,6 +15,8 @@
 //                  firefox-latest.*
 //   --browser=webkit   the same in WebKit (WebKitGTK's MiniBrowser on Xvfb: browser/post-host.mjs);
 //                  results in webkit-latest.*
+//   --starts=N     each case's rounds over N fresh starts of every runtime (a new process or
+//                  page, set up and warmed up again): the median read over N of them (default 1)
 //   --out=DIR      where the results go (default bench/results/)
 // Each runtime runs in its own process (a page with --browser); for each case the controller asks
 // them in turn for a batch of samples, several rounds with the order rotated, so machine noise
@@ -29,6 +31,7 @@ import { describeShape, findCases } from './lib/cases.mjs';
 import { fmtUs } from './lib/format.mjs';
 import { cpuPinning } from './lib/cpu-pinning.mjs';
 import { freshPageMicros } from './lib/fresh-pages.mjs';
+import { afterFreshSetup, beginsFreshStart, checkStarts, startOfRound } from './lib/starts.mjs';
 import { markdown, summarize } from './lib/report.mjs';
 import { supervise } from './lib/supervised.mjs';
 import { RUNTIMES } from './runtimes/registry.mjs';
@@ -51,7 +54,7 @@ const QUICK_WARMUP_MS = 250;
 const warmupOf = (name, opts) => (RUNTIMES[name].limit ? Math.min(opts.warmupMs, QUICK_WARMUP_MS) : opts.warmupMs);
 
 function parseArgs(argv) {
-  const opts = { quick: false, rounds: undefined, cases: null, set: 'main', runtimes: null, budgetMs: undefined, warmupMs: undefined, browser: false, out: null };
+  const opts = { quick: false, rounds: undefined, cases: null, set: 'main', runtimes: null, budgetMs: undefined, warmupMs: undefined, browser: false, out: null, starts: 1 };
   for (const a of argv) {
     const [k, v] = a.split('=');
     if (k === '--quick') opts.quick = true;
@@ -63,6 +66,7 @@ function parseArgs(argv) {
     else if (k === '--warmup-ms') opts.warmupMs = Number(v);
     else if (k === '--browser') opts.browser = v ?? 'chromium';
     else if (k === '--out') opts.out = v;
+    else if (k === '--starts') opts.starts = Number(v);
     else throw new Error(`unknown option ${a} (see the top of bench/run.mjs)`);
   }
   opts.rounds ??= opts.quick ? 3 : 8;
@@ -71,6 +75,7 @@ function parseArgs(argv) {
   opts.warmupMs ??= opts.quick ? QUICK_WARMUP_MS : 1500;
   opts.minSamples = opts.quick ? 3 : 5;
   if (!(opts.rounds >= 1)) throw new Error('--rounds must be >= 1');
+  checkStarts(opts.starts, opts.rounds);
   if (opts.browser !== false && !Object.hasOwn(BROWSERS, opts.browser))
     throw new Error(`--browser=${opts.browser}: the browsers are ${Object.keys(BROWSERS).join(', ')}`);
   return opts;
@@ -173,6 +178,7 @@ async function main() {
     machine: machineInfo(),
     set: opts.set,
     rounds: opts.rounds,
+    starts: opts.starts,
     budgetMs: opts.budgetMs,
     warmupMs: opts.warmupMs,
     load: { start: load() },
@@ -221,14 +227,33 @@ async function main() {
         entries[column] = { status: 'error', reason: String(error?.message ?? error).split('\n')[0].slice(0, 200) };
         console.log(`  ${column}: ${entries[column].reason}`);
       };
-      const reports = await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'setup', case: c.name, warmupMs: warmupOf(p.name, opts) })));
+      const setUp = (some) => Promise.allSettled(some.map((p) => p.ask({ cmd: 'setup', case: c.name, warmupMs: warmupOf(p.name, opts) })));
+      const reports = await setUp(procs);
       procs.forEach((p, i) => {
         if (reports[i].status === 'fulfilled') Object.assign(entries, reports[i].value);
         else for (const column of RUNTIMES[p.name].columns) failed(p, column, reports[i].reason);
       });
-      for (const e of Object.values(entries)) if (e.status === 'ok') (e.rounds = []), (e.cpus = []);
+      for (const e of Object.values(entries)) if (e.status === 'ok') (e.rounds = []), (e.cpus = []), (e.starts = []);
+      // --starts: each runtime with a column still timed is ended and started afresh (one after
+      // another, so the starts do not crowd the two cores), then set up again.
+      const startAfresh = async () => {
+        const timed = procs.filter((p) => RUNTIMES[p.name].columns.some((column) => entries[column]?.status === 'ok'));
+        await Promise.allSettled(timed.map((p) => p.ask({ cmd: 'teardown' })));
+        const renewed = [];
+        for (const p of timed) renewed.push(await p.renew().then(() => null, (error) => error));
+        const again = await setUp(timed);
+        timed.forEach((p, i) => {
+          for (const column of RUNTIMES[p.name].columns) {
+            if (!entries[column]) continue;
+            const fulfilled = !renewed[i] && again[i].status === 'fulfilled';
+            const kept = afterFreshSetup(entries[column], fulfilled ? again[i].value[column] : undefined, renewed[i] ?? again[i].reason);
+            if (kept !== entries[column]) (entries[column] = kept), console.log(`  ${column}: ${kept.reason}`);
+          }
+        });
+      };
       const live = columns.filter(({ column }) => entries[column]?.status === 'ok');
       for (let r = 0; r < opts.rounds; r += 1) {
+        if (beginsFreshStart(r, opts.rounds, opts.starts)) await startAfresh();
         const order = live.map((_, i) => live[(i + r) % live.length]);
         for (const { proc, column } of order) {
           if (entries[column].status !== 'ok') continue;
@@ -238,6 +263,7 @@ async function main() {
             const { samples, perSample } = await proc.ask({ cmd: 'batch', column, budgetMs: opts.budgetMs, minSamples: opts.minSamples });
             entries[column].rounds.push(samples);
             entries[column].cpus.push(pinned && threads === 1 ? pinning.cpuList(r) : null);
+            entries[column].starts.push(startOfRound(r, opts.rounds, opts.starts));
             entries[column].perSample = perSample; // the group may have grown (serve.mjs: batch)
           } catch (error) {
             failed(proc, column, error);
@@ -246,7 +272,7 @@ async function main() {
       }
       await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'teardown' })));
       const summary = Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, summarize(e)]));
-      run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), pages: freshPageMicros(), samples: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.rounds ?? null])), cpus: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.cpus ?? null])) });
+      run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), pages: freshPageMicros(), samples: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.rounds ?? null])), cpus: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.cpus ?? null])), starts: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.starts ?? null])) });
       const line = Object.entries(summary)
         .map(([n, s]) => `${n} ${s.status === 'ok' ? `${fmtUs(s.medianUs)}${s.check && s.check !== 'not checked (limit)' ? ' ✗' : ''}` : s.status}`)
         .join(', ');
@@ -256,6 +282,7 @@ async function main() {
     await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'exit' })));
     await browser?.close();
   }
+  run.made = Object.fromEntries(procs.map((p) => [p.name, p.made])); // (--starts: fresh ones)
   run.load.end = load();
   run.pages.end = freshPageMicros();
   run.endedAt = new Date().toISOString();

@@ -10,10 +10,10 @@ import { sweepSection } from './sweep.mjs';
 import { goalOver, targetsSection } from './targets.mjs';
 
 /**
- * Summary of one column in one case: median, per-round medians, check result. Rounds pinned to
- * different CPUs (`entry.cpus[r]`, lib/cpu-pinning.mjs) give the mean of each CPU's median, as a
- * process is as likely to run on either: the median of all samples would fall between the two
- * CPUs' clusters, wherever the split of samples put it.
+ * Summary of one column in one case: median, per-round medians (and per-start ones, run.mjs
+ * --starts), check result. Rounds pinned to different CPUs (`entry.cpus[r]`, lib/cpu-pinning.mjs)
+ * give the mean of each CPU's median, as a process is as likely to run on either: the median of
+ * all samples would fall between the two CPUs' clusters, wherever the split of samples put it.
  */
 export function summarize(entry) {
   if (!entry || entry.status !== 'ok') return { status: entry?.status ?? 'missing', reason: entry?.reason };
@@ -25,11 +25,18 @@ export function summarize(entry) {
     if (cpu !== undefined && cpu !== null && samples.length) (byCpu[cpu] ??= []).push(...samples);
   });
   const cpuMedians = Object.fromEntries(Object.entries(byCpu).map(([cpu, samples]) => [cpu, median(samples)]));
+  const byStart = [];
+  entry.rounds.forEach((samples, r) => {
+    const start = entry.starts?.[r];
+    if (start !== undefined && samples.length) (byStart[start] ??= []).push(...samples);
+  });
+  const startMedians = byStart.filter(Boolean).map(median);
   const perCpu = Object.values(cpuMedians);
   return {
     status: 'ok',
     medianUs: perCpu.length > 1 ? perCpu.reduce((a, b) => a + b, 0) / perCpu.length : median(all),
     ...(perCpu.length > 1 ? { cpuMedians } : {}),
+    ...(startMedians.length > 1 ? { startMedians } : {}),
     roundMin: Math.min(...rounds),
     roundMax: Math.max(...rounds),
     samples: all.length,
@@ -89,6 +96,12 @@ export function markdown(run) {
     c.name,
     ...spreadCols.map((n) => (ok(columns[n]) ? `${fmtUs(columns[n].roundMin)}–${fmtUs(columns[n].roundMax)}` : 'n/a')),
   ]);
+  // --starts: each start's median of onnx-extrema's columns (the page-to-page spread).
+  const startCols = oursAll;
+  const startRows = run.cases.map(({ case: c, columns }) => [
+    c.name,
+    ...startCols.map((n) => (ok(columns[n]) && columns[n].startMedians ? columns[n].startMedians.map(fmtUs).join(', ') : 'n/a')),
+  ]);
   const problems = [];
   for (const { case: c, columns } of run.cases)
     for (const [n, s] of Object.entries(columns)) {
@@ -101,7 +114,7 @@ export function markdown(run) {
   return [
     `# onnx-extrema benchmark`,
     '',
-    `Run ${run.startedAt} → ${run.endedAt}; ${run.rounds} rounds, order rotated each round; onnx-extrema ${m.commit}.`,
+    `Run ${run.startedAt} → ${run.endedAt}; ${run.rounds} rounds, order rotated each round${run.starts > 1 ? `, over ${run.starts} starts of every runtime` : ''}; onnx-extrema ${m.commit}.`,
     `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}${m.browser ? `; runtimes in pages of ${m.browser}${m.crossOriginIsolated ? ', cross-origin isolated' : ', NOT cross-origin isolated (one thread for ort, 100 µs timers)'}` : ''}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.${freshPagesSentence(run.pages, run.cases.map((c) => c.pages), Boolean(m.browser))}${run.pinning && run.pinning !== 'none' ? ` Pinned: ${run.pinning}.` : ''}`,
     `Runtimes: ${Object.entries(run.runtimes).map(([k, v]) => `${k} = ${v}`).join('; ')}.`,
     '',
@@ -138,6 +151,9 @@ export function markdown(run) {
     '',
     mdTable(['case', ...spreadCols], spreadRows),
     '',
+    ...(run.starts > 1
+      ? [`## Each start's median (µs): the case read in ${run.starts} fresh ${run.machine.browser ? 'pages' : 'processes'} of each runtime`, '', mdTable(['case', ...startCols], startRows), '']
+      : []),
     problems.length ? `## Checks\n\n${problems.join('\n')}` : '## Checks\n\nEvery output matched the plain-JS reference.',
     '',
   ].join('\n');

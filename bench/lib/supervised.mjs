@@ -3,8 +3,8 @@
 // (a page spinning in a loop would otherwise hold one of the machine's two cores, and skew every
 // other runtime's figures, for the rest of the run) and its message fails; `restartIfEnded()`,
 // called between cases, starts it again, so one stuck case costs that runtime that case only; a
-// first start that fails is tried once more at once (firstStart). (Two of about ten WebKit runs
-// with every runtime had one page spin at 100% and never answer.)
+// first start that fails is tried once more at once (startTwice; a renew() likewise). (Two of
+// about ten WebKit runs with every runtime had one page spin at 100% and never answer.)
 
 const END_WAIT_MS = 10_000; // for a host's end() itself: a stuck page may not close in time
 
@@ -22,13 +22,15 @@ function timeLimit(ms, text) {
  * the same shape, supervised: the first start is tried twice (`ready` rejects if both fail),
  * `ready` and `ask` reject after `timeoutMs` (the runtime ended), and an ended or gone runtime is
  * started again by `restartIfEnded()` (true when it restarted; a restart that fails leaves it
- * ended, and each `ask` rejects at once). `onStartAgain(reason)`: told when the first start failed
- * and is tried again.
+ * ended, and each `ask` rejects at once); `renew()` replaces it with a fresh one whatever its state,
+ * tried twice too. `onStartAgain(reason)`: told when the first start (or a renew's) failed and is
+ * tried again.
  */
 export function supervise(start, name, timeoutMs, { onStartAgain = () => {} } = {}) {
   let current = null;
   let endedBy = null; // why the runtime was ended, until it restarts
   let endedHandle = null; // the runtime last ended (each is ended once)
+  let made = 0; // runtimes started, a failed start included
 
   async function end(reason) {
     endedBy = reason;
@@ -55,6 +57,7 @@ export function supervise(start, name, timeoutMs, { onStartAgain = () => {} } = 
     endedBy = null;
     try {
       current = await within(Promise.resolve().then(() => start(name)), 'its start');
+      made += 1;
     } catch (error) {
       endedBy ??= error.message;
       throw error;
@@ -71,11 +74,11 @@ export function supervise(start, name, timeoutMs, { onStartAgain = () => {} } = 
     promise.catch(() => {});
     return promise;
   };
-  // The first start, tried once more with a fresh runtime if it fails: a browser that never
-  // opened its page (once so far in these hosts' CI runs, WebKitGTK's sent nothing for 120 s under
-  // load, where a page starts in about a second) would otherwise fail the whole run. Both reasons
-  // are kept.
-  async function firstStart() {
+  // The first start (and a renew's), tried once more with a fresh runtime if it fails: a browser
+  // that never opened its page (once so far in these hosts' CI runs, WebKitGTK's sent nothing for
+  // 120 s under load, where a page starts in about a second) would otherwise fail the whole run.
+  // Both reasons are kept.
+  async function startTwice() {
     try {
       return await begin();
     } catch (first) {
@@ -89,11 +92,15 @@ export function supervise(start, name, timeoutMs, { onStartAgain = () => {} } = 
       }
     }
   }
-  let ready = started(firstStart);
+  let ready = started(startTwice);
   return {
     name,
     get ready() {
       return ready;
+    },
+    // How many runtimes (processes or pages) were started in all.
+    get made() {
+      return made;
     },
     // The runtime's process id (a Node process's; a browser page has none), for CPU pinning.
     get pid() {
@@ -105,6 +112,14 @@ export function supervise(start, name, timeoutMs, { onStartAgain = () => {} } = 
     async ask(msg) {
       if (endedBy !== null) throw new Error(`${name}: ended (${endedBy})`);
       return within(current.ask(msg), `'${msg.cmd}'`);
+    },
+    // A fresh runtime in place of this one, ended first (run.mjs --starts: one case's rounds
+    // spread over several processes or pages), tried twice as the first start is. Rejects if
+    // neither starts, leaving it ended as restartIfEnded() does.
+    async renew() {
+      await end('renewed');
+      ready = started(startTwice);
+      await ready;
     },
     async restartIfEnded() {
       if (!this.ended) return false;

@@ -3,7 +3,8 @@
 // over HTTP (post-host.mjs).
 // A short run of onnx-extrema's two columns (no peer, so nothing to install) goes end to end: the
 // pages load the package and the bench's modules from the static server, answer the controller,
-// check their outputs against the reference, and the report names the browser.
+// check their outputs against the reference, and the report names the browser. With --starts=2 the
+// second round runs in fresh pages (bench/lib/starts.mjs), which set up and check again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -24,7 +25,7 @@ for (const { flag, name, stem } of BROWSERS)
   test(`bench ${flag}: a case timed in ${name} pages, outputs checked, results written`, () => {
     const out = mkdtempSync(path.join(tmpdir(), 'ox-bench-browser-'));
     try {
-      const args = ['bench/run.mjs', flag, '--quick', '--rounds=2', '--warmup-ms=20', '--budget-ms=10',
+      const args = ['bench/run.mjs', flag, '--quick', '--rounds=2', '--starts=2', '--warmup-ms=20', '--budget-ms=10',
         '--cases=tiny,reducemax_rows.int32', '--runtimes=onnx-extrema,onnx-extrema-resident', `--out=${out}`];
       const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', timeout: 240_000 });
       assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
@@ -32,6 +33,7 @@ for (const { flag, name, stem } of BROWSERS)
       assert.match(run.machine.browser, new RegExp(`^${name} \\d+`));
       assert.equal(run.machine.crossOriginIsolated, true, 'the pages are cross-origin isolated (ort-web-2t needs it)');
       assert.deepEqual(run.cases.map((c) => c.case.name), ['tiny', 'reducemax_rows.int32']);
+      assert.deepEqual(run.made, { 'onnx-extrema': 3, 'onnx-extrema-resident': 3 }, 'a fresh page for each case\'s second round');
       for (const c of run.cases)
         for (const column of ['onnx-extrema', 'onnx-extrema-resident']) {
           const s = c.columns[column];
@@ -39,8 +41,12 @@ for (const { flag, name, stem } of BROWSERS)
           assert.equal(s.check, null, `${c.case.name} / ${column}: output differs from the reference`);
           assert.equal(s.outputLength, c.case.outDims.reduce((a, b) => a * b, 1), `${c.case.name} / ${column}: another case's output`);
           assert.ok(s.medianUs > 0 && Number.isFinite(s.medianUs));
+          assert.deepEqual(c.starts[column], [0, 1], `${c.case.name} / ${column}: a round in each page`);
+          assert.equal(s.startMedians.length, 2);
         }
-      assert.match(readFileSync(path.join(out, `${stem}.md`), 'utf8'), new RegExp(`runtimes in pages of ${name} \\d+`));
+      const md = readFileSync(path.join(out, `${stem}.md`), 'utf8');
+      assert.match(md, new RegExp(`runtimes in pages of ${name} \\d+`));
+      assert.match(md, /## Each start's median \(µs\): the case read in 2 fresh pages of each runtime/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

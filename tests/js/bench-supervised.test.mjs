@@ -9,15 +9,16 @@ import { supervise } from '../../bench/lib/supervised.mjs';
 const LIMIT_MS = 150;
 
 // A made-up runtime: answers { echo: cmd } at once, never answers 'stall', rejects 'fail';
-// counts its ends. `never`: how many starts, the first ones, never become ready (Infinity: none does).
-function maker({ never = 0 } = {}) {
+// counts its ends. `never`: how many starts, the first ones, never become ready (Infinity: none does);
+// `hangs`: which starts (0 the first) never become ready.
+function maker({ never = 0, hangs = [] } = {}) {
   const made = [];
   const start = (name) => {
     const runtime = {
       name,
       ends: 0,
       crashed: false,
-      ready: made.length < never ? new Promise(() => {}) : Promise.resolve({ label: name }),
+      ready: made.length < never || hangs.includes(made.length) ? new Promise(() => {}) : Promise.resolve({ label: name }),
       ask(msg) {
         if (msg.cmd === 'stall') return new Promise(() => {});
         if (msg.cmd === 'fail') return Promise.reject(new Error(`${name}: no such case`));
@@ -109,4 +110,37 @@ test('supervised: a runtime that never starts is ended after its two first tries
   assert.equal(made.length, 3);
   assert.equal(made[2].ends, 1);
   assert.equal(r.ended, true);
+});
+
+test('supervised: renew() ends the runtime and starts a fresh one, whatever its state', async () => {
+  const { start, made } = maker();
+  const r = supervise(start, 'onnx-extrema', LIMIT_MS);
+  await r.ready;
+  await r.renew();
+  assert.equal(made.length, 2);
+  assert.equal(r.made, 2);
+  assert.deepEqual(made.map((m) => m.ends), [1, 0]);
+  assert.equal(r.ended, false);
+  assert.deepEqual(await r.ask({ cmd: 'setup' }), { echo: 'setup', by: 1 });
+  // An ended one too: its handle is ended once, not again.
+  await assert.rejects(r.ask({ cmd: 'stall' }), /no answer to 'stall'/);
+  await r.renew();
+  assert.deepEqual(made.map((m) => m.ends), [1, 1, 0]);
+  assert.deepEqual(await r.ask({ cmd: 'batch' }), { echo: 'batch', by: 2 });
+});
+
+test('supervised: a renew() whose fresh start never comes tries once more; if that fails too, the runtime is left ended', async () => {
+  const { start, made } = maker({ hangs: [1, 3, 4] });
+  const told = [];
+  const r = supervise(start, 'onnx-extrema', LIMIT_MS, { onStartAgain: (reason) => told.push(reason) });
+  await r.ready;
+  await r.renew(); // start 1 hangs, start 2 answers
+  assert.deepEqual(told, ['onnx-extrema: no answer to its start in 0.15 s; ended']);
+  assert.deepEqual(await r.ask({ cmd: 'setup' }), { echo: 'setup', by: 2 });
+  await assert.rejects(r.renew(), /^Error: onnx-extrema: no answer to its start in 0\.15 s; ended; before it, onnx-extrema: no answer/);
+  assert.equal(r.ended, true);
+  assert.deepEqual(made.map((m) => m.ends), [1, 1, 1, 1, 1]);
+  await assert.rejects(r.ask({ cmd: 'batch' }), /^Error: onnx-extrema: ended/);
+  assert.equal(await r.restartIfEnded(), true); // the next case starts it again
+  assert.deepEqual(await r.ask({ cmd: 'setup' }), { echo: 'setup', by: 5 });
 });
