@@ -97,10 +97,9 @@ export function markdown(run) {
     ...spreadCols.map((n) => (ok(columns[n]) ? `${fmtUs(columns[n].roundMin)}–${fmtUs(columns[n].roundMax)}` : 'n/a')),
   ]);
   // --starts: each start's median of onnx-extrema's columns (the page-to-page spread).
-  const startCols = oursAll;
   const startRows = run.cases.map(({ case: c, columns }) => [
     c.name,
-    ...startCols.map((n) => (ok(columns[n]) && columns[n].startMedians ? columns[n].startMedians.map(fmtUs).join(', ') : 'n/a')),
+    ...oursAll.map((n) => (ok(columns[n]) && columns[n].startMedians ? columns[n].startMedians.map(fmtUs).join(', ') : 'n/a')),
   ]);
   const problems = [];
   for (const { case: c, columns } of run.cases)
@@ -152,7 +151,7 @@ export function markdown(run) {
     mdTable(['case', ...spreadCols], spreadRows),
     '',
     ...(run.starts > 1
-      ? [`## Each start's median (µs): the case read in ${run.starts} fresh ${run.machine.browser ? 'pages' : 'processes'} of each runtime`, '', mdTable(['case', ...startCols], startRows), '']
+      ? [`## Each start's median (µs): the case read in ${run.starts} fresh ${run.machine.browser ? 'pages' : 'processes'} of each runtime`, '', mdTable(['case', ...oursAll], startRows), '']
       : []),
     problems.length ? `## Checks\n\n${problems.join('\n')}` : '## Checks\n\nEvery output matched the plain-JS reference.',
     '',

@@ -30,7 +30,7 @@ export function supervise(start, name, timeoutMs, { onStartAgain = () => {} } = 
   let current = null;
   let endedBy = null; // why the runtime was ended, until it restarts
   let endedHandle = null; // the runtime last ended (each is ended once)
-  let made = 0; // runtimes started, a failed start included
+  let made = 0; // runtimes started, one that never became ready included
 
   async function end(reason) {
     endedBy = reason;
