@@ -28,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeShape, findCases } from './lib/cases.mjs';
-import { fmtUs } from './lib/format.mjs';
+import { fmtUs, reasonLine } from './lib/format.mjs';
 import { cpuPinning } from './lib/cpu-pinning.mjs';
 import { freshPageMicros } from './lib/fresh-pages.mjs';
 import { afterFreshSetup, beginsFreshStart, checkStarts, startOfRound } from './lib/starts.mjs';
@@ -200,7 +200,7 @@ async function main() {
   try {
     // (inside the try: a page that fails to open still closes the browser)
     const start = browser ? (n) => browser.startRuntime(n) : startProcess;
-    const startAgain = (n) => (reason) => console.log(`  ${n}: did not start (${reason.split('\n')[0].slice(0, 200)}); starting it again`);
+    const startAgain = (n) => (reason) => console.log(`  ${n}: did not start (${reasonLine(reason)}); starting it again`);
     procs = names.map((n) => supervise(start, n, ANSWER_TIMEOUT_MS, { onStartAgain: startAgain(n) }));
     const infos = await Promise.all(procs.map((p) => p.ready));
     procs.forEach((p, i) => (run.runtimes[p.name] = infos[i].label ?? p.name));
@@ -224,7 +224,7 @@ async function main() {
       // A runtime that fails (an exception, a crashed process) is marked for this case; the
       // others go on.
       const failed = (proc, column, error) => {
-        entries[column] = { status: 'error', reason: String(error?.message ?? error).split('\n')[0].slice(0, 200) };
+        entries[column] = { status: 'error', reason: reasonLine(error) };
         console.log(`  ${column}: ${entries[column].reason}`);
       };
       const setUp = (some) => Promise.allSettled(some.map((p) => p.ask({ cmd: 'setup', case: c.name, warmupMs: warmupOf(p.name, opts) })));

@@ -10,10 +10,11 @@ const UNFETCHED = Symbol('unfetched');
 
 /**
  * `attempt()` gives one try's `{ url, report, release }`: the page's URL, a promise of what the
- * page will report (its text, or the value parsed from it), and a function that stops waiting for it. The page is opened with `open(url)`
- * (`{ until, close }`), whose `until` bounds the wait by `reportMs`; `on` is the static server
- * (its `requests`, every path asked for). Resolves `{ text, first }`: what `report` resolved to, and the index
- * in `on.requests` of the first request of the try that reported. `what` names the wait in errors.
+ * page will report (its text, or the value parsed from it), and a function that stops waiting for
+ * it. The page is opened with `open(url)` (`{ until, close }`), whose `until` bounds the wait by
+ * `reportMs`; `on` is the static server (its `requests`, every path asked for). Resolves
+ * `{ text, first }`: what `report` resolved to, and the index in `on.requests` of the first
+ * request of the try that reported. `what` names the wait in errors.
  */
 export async function visitInFreshBrowser(open, on, attempt, { what, reportMs, fetchMs = FETCH_TIMEOUT_MS, tries = 2 }) {
   const { url, report, release } = attempt();

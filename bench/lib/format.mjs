@@ -24,6 +24,9 @@ export function fmtGBs(gbs) {
   return gbs.toPrecision(2);
 }
 
+/** An error's (or a reason's) first line, at most 200 characters: for a report cell or a log line. */
+export const reasonLine = (error) => String(error?.message ?? error).split('\n')[0].slice(0, 200);
+
 export const fmtRatio = (r) => (Number.isFinite(r) ? `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}×` : '—');
 
 /** GB/s of `bytes` in `us` microseconds. */

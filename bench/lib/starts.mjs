@@ -1,8 +1,11 @@
 // run.mjs --starts=N: each case's rounds spread over N fresh starts of every runtime (a new
-// process, or a new page), so a case's median is read over N of them instead of one. In a
-// browser, one page can read a case for all its rounds far from another page of the same code
-// (docs/speed.md, the hundred-and-sixth session: Firefox's float16 and bfloat16 logits, one
-// kernel, 4.44 against 2.65 µs in one page); a median over pages reads the code, not the page.
+// process, or a new page), so a case's median is read over N of them instead of one, and each
+// start's median shows whether a reading is one page's. Stop 106 saw one Firefox page read the
+// float16 and bfloat16 logits (one kernel) at 4.44 and 2.65 µs; on the Zen 5 host of the 107th
+// session the pages of a run agreed and whole runs moved instead, and each fresh Firefox start
+// (a whole browser) loaded the host: so a check, 1 by default (docs/speed.md).
+
+import { reasonLine } from './format.mjs';
 
 /** The start (0 to starts - 1) that round `round` of `rounds` runs in: equal runs of rounds. */
 export function startOfRound(round, rounds, starts) {
@@ -29,8 +32,8 @@ export function checkStarts(starts, rounds) {
 export function afterFreshSetup(entry, reply, error) {
   if (entry.status !== 'ok') return entry;
   if (!reply || reply.status !== 'ok') {
-    const why = reply ? `${reply.status} (${reply.reason})` : String(error?.message ?? error);
-    return { status: 'error', reason: `at a fresh start: ${why}`.split('\n')[0].slice(0, 200) };
+    const why = reply ? `${reply.status} (${reply.reason})` : reasonLine(error);
+    return { status: 'error', reason: reasonLine(`at a fresh start: ${why}`) };
   }
   if (entry.check === null && reply.check !== null) entry.check = reply.check; // (a mismatch stays)
   entry.perSample = reply.perSample;
