@@ -236,9 +236,9 @@ async function main() {
       for (const e of Object.values(entries)) if (e.status === 'ok') (e.rounds = []), (e.cpus = []), (e.starts = []);
       // --starts: each runtime with a column still timed is ended and started afresh (one after
       // another, so the starts do not crowd the two cores), then set up again.
+      // (no teardown first: renew() ends the process or page, which frees all it held)
       const startAfresh = async () => {
         const timed = procs.filter((p) => RUNTIMES[p.name].columns.some((column) => entries[column]?.status === 'ok'));
-        await Promise.allSettled(timed.map((p) => p.ask({ cmd: 'teardown' })));
         const renewed = [];
         for (const p of timed) renewed.push(await p.renew().then(() => null, (error) => error));
         const again = await setUp(timed);
@@ -272,7 +272,8 @@ async function main() {
       }
       await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'teardown' })));
       const summary = Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, summarize(e)]));
-      run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), pages: freshPageMicros(), samples: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.rounds ?? null])), cpus: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.cpus ?? null])), starts: Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e.starts ?? null])) });
+      const perColumn = (key) => Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e[key] ?? null]));
+      run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), pages: freshPageMicros(), samples: perColumn('rounds'), cpus: perColumn('cpus'), starts: perColumn('starts') });
       const line = Object.entries(summary)
         .map(([n, s]) => `${n} ${s.status === 'ok' ? `${fmtUs(s.medianUs)}${s.check && s.check !== 'not checked (limit)' ? ' ✗' : ''}` : s.status}`)
         .join(', ');

@@ -9,6 +9,19 @@ import { copyFloorUs } from './limits.mjs';
 import { sweepSection } from './sweep.mjs';
 import { goalOver, targetsSection } from './targets.mjs';
 
+// The median of each label's samples: round r's samples under `labels[r]` (a CPU list, a start),
+// rounds without a label or a sample left out; labels in the order they first come.
+function mediansByLabel(rounds, labels) {
+  const byLabel = new Map();
+  rounds.forEach((samples, r) => {
+    const label = labels?.[r];
+    if (label === undefined || label === null || !samples.length) return;
+    if (!byLabel.has(label)) byLabel.set(label, []);
+    byLabel.get(label).push(...samples);
+  });
+  return new Map([...byLabel].map(([label, samples]) => [label, median(samples)]));
+}
+
 /**
  * Summary of one column in one case: median, per-round medians (and per-start ones, run.mjs
  * --starts), check result. Rounds pinned to different CPUs (`entry.cpus[r]`, lib/cpu-pinning.mjs)
@@ -19,18 +32,8 @@ export function summarize(entry) {
   if (!entry || entry.status !== 'ok') return { status: entry?.status ?? 'missing', reason: entry?.reason };
   const all = entry.rounds.flat();
   const rounds = entry.rounds.filter((r) => r.length).map(median);
-  const byCpu = {};
-  entry.rounds.forEach((samples, r) => {
-    const cpu = entry.cpus?.[r];
-    if (cpu !== undefined && cpu !== null && samples.length) (byCpu[cpu] ??= []).push(...samples);
-  });
-  const cpuMedians = Object.fromEntries(Object.entries(byCpu).map(([cpu, samples]) => [cpu, median(samples)]));
-  const byStart = [];
-  entry.rounds.forEach((samples, r) => {
-    const start = entry.starts?.[r];
-    if (start !== undefined && samples.length) (byStart[start] ??= []).push(...samples);
-  });
-  const startMedians = byStart.filter(Boolean).map(median);
+  const cpuMedians = Object.fromEntries(mediansByLabel(entry.rounds, entry.cpus));
+  const startMedians = [...mediansByLabel(entry.rounds, entry.starts).values()];
   const perCpu = Object.values(cpuMedians);
   return {
     status: 'ok',
