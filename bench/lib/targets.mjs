@@ -46,6 +46,44 @@ function verdict(target, checks, closest) {
 const lowest = (key) => (held) => held.reduce((a, b) => (b[key] < a[key] ? b : a));
 const highest = (key) => (held) => held.reduce((a, b) => (b[key] > a[key] ? b : a));
 
+// The 16-bit share compares two cases, timed minutes apart. Where a neighbour slowed one vCPU
+// while one of them ran, every pinned column of that case shows it (cpuMedians, report.mjs): the
+// same CPU slowest in each, by at least CLEARLY_SLOWER (a copy-bound loop the least) and in one
+// by at least HOST_SKEW. This gives that CPU and the range of the slowest/fastest ratios, a part
+// no runtime's own code explains; null where the columns disagree.
+const CLEARLY_SLOWER = 1.05;
+const HOST_SKEW = 1.15;
+function hostSkew(columns) {
+  const pinned = Object.values(columns).filter((s) => ok(s) && s.cpuMedians && Object.keys(s.cpuMedians).length > 1);
+  if (pinned.length < 2) return null;
+  const spans = pinned.map(({ cpuMedians }) => {
+    const byTime = Object.entries(cpuMedians).sort((a, b) => a[1] - b[1]);
+    return { cpu: byTime[byTime.length - 1][0], factor: byTime[byTime.length - 1][1] / byTime[0][1] };
+  });
+  const least = Math.min(...spans.map((x) => x.factor)), most = Math.max(...spans.map((x) => x.factor));
+  const agree = spans.every((x) => x.cpu === spans[0].cpu);
+  return agree && least >= CLEARLY_SLOWER && most >= HOST_SKEW ? { cpu: spans[0].cpu, least, most } : null;
+}
+const fasterCpuUs = (s) => (s.cpuMedians ? Math.min(...Object.values(s.cpuMedians)) : s.medianUs);
+
+// A 16-bit case's share of its float32 case's GB/s; a miss read again on each case's faster CPU
+// where they were pinned, naming a case the host slowed, so a run says whether the code missed.
+function halfShare(entry, base) {
+  const share = (us, baseUs) => gbs(entry.case.bytes, us) / gbs(base.case.bytes, baseUs);
+  const ours = entry.columns[OURS], baseOurs = base.columns[OURS];
+  const value = share(ours.medianUs, baseOurs.medianUs);
+  let why = '';
+  if (value < HALF_SHARE && ours.cpuMedians && baseOurs.cpuMedians) {
+    const skewed = [entry, base]
+      .map((e) => ({ name: e.case.name, skew: hostSkew(e.columns) }))
+      .filter((x) => x.skew)
+      .map(({ name, skew }) => `every pinned column of ${name} ran ${skew.least.toFixed(2)}–${skew.most.toFixed(2)}× slower on CPU ${skew.cpu}`);
+    const fast = share(fasterCpuUs(ours), fasterCpuUs(baseOurs));
+    why = `${(100 * fast).toFixed(0)}% on each case's faster CPU${skewed.length ? `: ${skewed.join(', and ')}` : ''}`;
+  }
+  return { name: entry.case.name, holds: value >= HALF_SHARE, share: value, value: `${(100 * value).toFixed(0)}%`, why };
+}
+
 // Speedup over a peer, and for a miss the copy floor's verdict: the peer's time in floors is the
 // most any runtime that copies its input could beat it by.
 function speedups(cases, peer, goal) {
@@ -97,11 +135,7 @@ export function targetsSection(run) {
   const tiny = tinyUs === undefined ? [] : [{ name: TINY_CASE, holds: tinyUs <= TINY_US, us: tinyUs, value: `${fmtUs(tinyUs)} µs` }];
   const halves = measured
     .filter(({ case: c }) => HALF_TYPES.includes(c.type) && byName.has(baseOf(c.name)))
-    .map(({ case: c, columns }) => {
-      const base = byName.get(baseOf(c.name));
-      const share = gbs(c.bytes, columns[OURS].medianUs) / gbs(base.case.bytes, base.columns[OURS].medianUs);
-      return { name: c.name, holds: share >= HALF_SHARE, share, value: `${(100 * share).toFixed(0)}%` };
-    });
+    .map((e) => halfShare(e, byName.get(baseOf(e.case.name))));
   // What a call costs beyond its bytes: the tiny case's resident call over the bare loop.
   const tinyColumns = byName.get(TINY_CASE)?.columns;
   const fixedUs = ok(tinyColumns?.[RESIDENT]) && ok(tinyColumns['limit-max']) ? tinyColumns[RESIDENT].medianUs - tinyColumns['limit-max'].medianUs : NaN;

@@ -95,3 +95,30 @@ test('targets: a large input below the goal names the machine limit it meets', (
   );
   assert.match(section({ 'limit-max': all.bytes / 30e3, 'limit-stream': all.bytes / 20e3 }), /\(limit-stream reaches 20\.0 GB\/s\)/);
 });
+
+test("targets: a 16-bit miss read again on each case's faster CPU, naming a case the host slowed", () => {
+  // Pinned columns: the mean of two CPU medians, as report.mjs summarizes them.
+  const pinned = (cpu0, cpu1) => ({ status: 'ok', medianUs: (cpu0 + cpu1) / 2, cpuMedians: { 0: cpu0, 1: cpu1 } });
+  const run = {
+    cases: [
+      { case: find('argmax_vocab_32k'), columns: { 'onnx-extrema': pinned(4, 4), 'ort-web-1t': pinned(40, 41) } },
+      // Mean 2.9 µs: 69% of float32's GB/s; CPU 1's 2.4: 83%. Every column slowest on CPU 0,
+      // the copy the least (1.06×), ours the most (1.42×): the host's doing.
+      {
+        case: find('argmax_vocab_32k.float16'),
+        columns: { 'onnx-extrema': pinned(3.4, 2.4), 'ort-web-1t': pinned(60, 45), 'limit-copy-in': pinned(0.74, 0.7) },
+      },
+      // Mean 2.8 µs: 71%; CPU 1's 2.6: 77%. limit-max ran slower on CPU 1: no host skew named.
+      { case: find('argmax_vocab_32k.bfloat16'), columns: { 'onnx-extrema': pinned(3, 2.6), 'limit-max': pinned(1.2, 1.3) } },
+    ],
+  };
+  const half = rowOf(targetsSection(run), 'float16/bfloat16');
+  assert.match(
+    half,
+    /\| 0 of 2 \| argmax_vocab_32k\.float16 69% \(83% on each case's faster CPU: every pinned column of argmax_vocab_32k\.float16 ran 1\.06–1\.42× slower on CPU 0\); argmax_vocab_32k\.bfloat16 71% \(77% on each case's faster CPU\) \|/,
+  );
+  // A share that holds gives no reason; unpinned columns (no cpuMedians) give none for a miss.
+  run.cases[1].columns['onnx-extrema'] = pinned(2.4, 2.4);
+  run.cases[2].columns['onnx-extrema'] = timed(2.8);
+  assert.match(rowOf(targetsSection(run), 'float16/bfloat16'), /\| 1 of 2 \(closest: argmax_vocab_32k\.float16 83%\) \| argmax_vocab_32k\.bfloat16 71% \|/);
+});
