@@ -17,10 +17,12 @@
 //                  results in webkit-latest.*
 //   --starts=N     each case's rounds over N fresh starts of every runtime (a new process or
 //                  page, set up and warmed up again): the median read over N of them (default 1)
+//   --apart        every case timed on its own: a float16/bfloat16 case too, which otherwise is
+//                  timed round by round with its float32 case (lib/case-groups.mjs)
 //   --out=DIR      where the results go (default bench/results/)
-// Each runtime runs in its own process (a page with --browser); for each case the controller asks
-// them in turn for a batch of samples, several rounds with the order rotated, so machine noise
-// falls on all alike; on Linux each one-thread runtime's process runs round r on CPU r mod N
+// Each runtime runs in its own process (a page with --browser); for each case (or group of cases
+// timed together) the controller asks them in turn for a batch of samples, several rounds with the
+// order rotated, so machine noise falls on all alike; on Linux each one-thread runtime's process runs round r on CPU r mod N
 // (lib/cpu-pinning.mjs: this project's VMs do not give their vCPUs equal speed). Cells are medians. Results: bench/results/latest.json and latest.md.
 import { execFileSync, fork, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeShape, findCases } from './lib/cases.mjs';
+import { timingGroups } from './lib/case-groups.mjs';
 import { fmtUs, reasonLine } from './lib/format.mjs';
 import { cpuPinning } from './lib/cpu-pinning.mjs';
 import { freshPageMicros } from './lib/fresh-pages.mjs';
@@ -54,7 +57,7 @@ const QUICK_WARMUP_MS = 250;
 const warmupOf = (name, opts) => (RUNTIMES[name].limit ? Math.min(opts.warmupMs, QUICK_WARMUP_MS) : opts.warmupMs);
 
 function parseArgs(argv) {
-  const opts = { quick: false, rounds: undefined, cases: null, set: 'main', runtimes: null, budgetMs: undefined, warmupMs: undefined, browser: false, out: null, starts: 1 };
+  const opts = { quick: false, rounds: undefined, cases: null, set: 'main', runtimes: null, budgetMs: undefined, warmupMs: undefined, browser: false, out: null, starts: 1, apart: false };
   for (const a of argv) {
     const [k, v] = a.split('=');
     if (k === '--quick') opts.quick = true;
@@ -67,6 +70,7 @@ function parseArgs(argv) {
     else if (k === '--browser') opts.browser = v ?? 'chromium';
     else if (k === '--out') opts.out = v;
     else if (k === '--starts') opts.starts = Number(v);
+    else if (k === '--apart') opts.apart = true;
     else throw new Error(`unknown option ${a} (see the top of bench/run.mjs)`);
   }
   opts.rounds ??= opts.quick ? 3 : 8;
@@ -212,7 +216,7 @@ async function main() {
     const columns = procs.flatMap((p) => RUNTIMES[p.name].columns.map((column) => ({ proc: p, column })));
     run.columns = columns.map(({ column }) => column);
 
-    for (const c of cases) {
+    for (const group of timingGroups(cases, opts.apart)) {
       const t0 = Date.now();
       for (const p of procs) {
         await p.restartIfEnded().then(
@@ -220,65 +224,81 @@ async function main() {
           (error) => console.log(`  ${p.name}: could not start again: ${String(error?.message ?? error).split('\n')[0]}`),
         );
       }
-      const entries = {};
-      // A runtime that fails (an exception, a crashed process) is marked for this case; the
-      // others go on.
-      const failed = (proc, column, error) => {
-        entries[column] = { status: 'error', reason: reasonLine(error) };
-        console.log(`  ${column}: ${entries[column].reason}`);
+      // case name -> column -> entry. A runtime that fails (an exception, a crashed process) is
+      // marked for this case; the others go on.
+      const entries = new Map(group.map((c) => [c.name, {}]));
+      const failed = (c, column, error) => {
+        entries.get(c.name)[column] = { status: 'error', reason: reasonLine(error) };
+        console.log(`  ${group.length > 1 ? `${c.name} ` : ''}${column}: ${entries.get(c.name)[column].reason}`);
       };
-      const setUp = (some) => Promise.allSettled(some.map((p) => p.ask({ cmd: 'setup', case: c.name, warmupMs: warmupOf(p.name, opts) })));
-      const reports = await setUp(procs);
-      procs.forEach((p, i) => {
-        if (reports[i].status === 'fulfilled') Object.assign(entries, reports[i].value);
-        else for (const column of RUNTIMES[p.name].columns) failed(p, column, reports[i].reason);
-      });
-      for (const e of Object.values(entries)) if (e.status === 'ok') (e.rounds = []), (e.cpus = []), (e.starts = []);
+      const setUp = (c, some) => Promise.allSettled(some.map((p) => p.ask({ cmd: 'setup', case: c.name, warmupMs: warmupOf(p.name, opts) })));
+      for (const c of group) {
+        const reports = await setUp(c, procs);
+        procs.forEach((p, i) => {
+          if (reports[i].status === 'fulfilled') Object.assign(entries.get(c.name), reports[i].value);
+          else for (const column of RUNTIMES[p.name].columns) failed(c, column, reports[i].reason);
+        });
+        for (const e of Object.values(entries.get(c.name))) if (e.status === 'ok') (e.rounds = []), (e.cpus = []), (e.starts = []);
+      }
+      const timedIn = (p, c) => RUNTIMES[p.name].columns.some((column) => entries.get(c.name)[column]?.status === 'ok');
       // --starts: each runtime with a column still timed is ended and started afresh (one after
       // another, so the starts do not crowd the two cores), then set up again.
       // (no teardown first: renew() ends the process or page, which frees all it held)
       const startAfresh = async () => {
-        const timed = procs.filter((p) => RUNTIMES[p.name].columns.some((column) => entries[column]?.status === 'ok'));
+        const timed = procs.filter((p) => group.some((c) => timedIn(p, c)));
         const renewed = [];
         for (const p of timed) renewed.push(await p.renew().then(() => null, (error) => error));
-        const again = await setUp(timed);
-        timed.forEach((p, i) => {
-          for (const column of RUNTIMES[p.name].columns) {
-            if (!entries[column]) continue;
-            const fulfilled = !renewed[i] && again[i].status === 'fulfilled';
-            const kept = afterFreshSetup(entries[column], fulfilled ? again[i].value[column] : undefined, renewed[i] ?? again[i].reason);
-            if (kept !== entries[column]) (entries[column] = kept), console.log(`  ${column}: ${kept.reason}`);
-          }
-        });
+        for (const c of group) {
+          const again = await setUp(c, timed);
+          timed.forEach((p, i) => {
+            for (const column of RUNTIMES[p.name].columns) {
+              const entry = entries.get(c.name)[column];
+              if (!entry) continue;
+              const fulfilled = !renewed[i] && again[i].status === 'fulfilled';
+              const kept = afterFreshSetup(entry, fulfilled ? again[i].value[column] : undefined, renewed[i] ?? again[i].reason);
+              if (kept !== entry) (entries.get(c.name)[column] = kept), console.log(`  ${c.name} ${column}: ${kept.reason}`);
+            }
+          });
+        }
       };
-      const live = columns.filter(({ column }) => entries[column]?.status === 'ok');
+      // Each column's cases side by side (lib/case-groups.mjs), the order rotated each round.
+      const live = columns.flatMap(({ proc, column }) => group.filter((c) => entries.get(c.name)[column]?.status === 'ok').map((c) => ({ proc, column, c })));
       for (let r = 0; r < opts.rounds; r += 1) {
         if (beginsFreshStart(r, opts.rounds, opts.starts)) await startAfresh();
         const order = live.map((_, i) => live[(i + r) % live.length]);
-        for (const { proc, column } of order) {
-          if (entries[column].status !== 'ok') continue;
+        for (const { proc, column, c } of order) {
+          const entry = entries.get(c.name)[column];
+          if (entry.status !== 'ok') continue;
           const threads = RUNTIMES[proc.name].threads ?? 1;
           const pinned = pinning !== null && proc.pid !== undefined && pinning.pin(proc.pid, r, threads);
           try {
-            const { samples, perSample } = await proc.ask({ cmd: 'batch', column, budgetMs: opts.budgetMs, minSamples: opts.minSamples });
-            entries[column].rounds.push(samples);
-            entries[column].cpus.push(pinned && threads === 1 ? pinning.cpuList(r) : null);
-            entries[column].starts.push(startOfRound(r, opts.rounds, opts.starts));
-            entries[column].perSample = perSample; // the group may have grown (serve.mjs: batch)
+            const { samples, perSample } = await proc.ask({ cmd: 'batch', case: c.name, column, budgetMs: opts.budgetMs, minSamples: opts.minSamples });
+            entry.rounds.push(samples);
+            entry.cpus.push(pinned && threads === 1 ? pinning.cpuList(r) : null);
+            entry.starts.push(startOfRound(r, opts.rounds, opts.starts));
+            entry.perSample = perSample; // the group may have grown (serve.mjs: batch)
           } catch (error) {
-            failed(proc, column, error);
+            failed(c, column, error);
           }
         }
       }
       await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'teardown' })));
-      const summary = Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, summarize(e)]));
-      const perColumn = (key) => Object.fromEntries(Object.entries(entries).map(([n, e]) => [n, e[key] ?? null]));
-      run.cases.push({ case: { ...c, shape: describeShape(c) }, columns: summary, load: load(), pages: freshPageMicros(), samples: perColumn('rounds'), cpus: perColumn('cpus'), starts: perColumn('starts') });
-      const line = Object.entries(summary)
-        .map(([n, s]) => `${n} ${s.status === 'ok' ? `${fmtUs(s.medianUs)}${s.check && s.check !== 'not checked (limit)' ? ' ✗' : ''}` : s.status}`)
-        .join(', ');
-      console.log(`${c.name.padEnd(26)} ${((Date.now() - t0) / 1000).toFixed(1)}s  µs: ${line}`);
+      const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+      for (const c of group) {
+        const caseEntries = entries.get(c.name);
+        const summary = Object.fromEntries(Object.entries(caseEntries).map(([n, e]) => [n, summarize(e)]));
+        const perColumn = (key) => Object.fromEntries(Object.entries(caseEntries).map(([n, e]) => [n, e[key] ?? null]));
+        const timedWith = group.filter((other) => other !== c).map((other) => other.name);
+        run.cases.push({ case: { ...c, shape: describeShape(c) }, ...(timedWith.length ? { timedWith } : {}), columns: summary, load: load(), pages: freshPageMicros(), samples: perColumn('rounds'), cpus: perColumn('cpus'), starts: perColumn('starts') });
+        const line = Object.entries(summary)
+          .map(([n, s]) => `${n} ${s.status === 'ok' ? `${fmtUs(s.medianUs)}${s.check && s.check !== 'not checked (limit)' ? ' ✗' : ''}` : s.status}`)
+          .join(', ');
+        const when = c === group[0] ? `${seconds}s` : '  "';
+        console.log(`${c.name.padEnd(26)} ${when.padStart(6)}  µs: ${line}`);
+      }
     }
+    // The report lists the cases in the run's order, a group's wherever it was timed.
+    run.cases.sort((a, b) => cases.findIndex((c) => c.name === a.case.name) - cases.findIndex((c) => c.name === b.case.name));
   } finally {
     await Promise.allSettled(procs.map((p) => p.ask({ cmd: 'exit' })));
     await browser?.close();

@@ -49,6 +49,12 @@ export function summarize(entry) {
   };
 }
 
+// Which cases ran round by round together (run.mjs, lib/case-groups.mjs), for the run's header.
+function togetherNote(run) {
+  const groups = new Set(run.cases.filter((e) => e.timedWith).map((e) => [e.case.name, ...e.timedWith].sort().join(' + ')));
+  return groups.size ? `; timed round by round together: ${[...groups].join('; ')}` : '';
+}
+
 /**
  * @param {object} run { startedAt, machine, load: {start, end}, cases: [{ case, columns: {name: summary} }], columnKinds }
  * @returns {string} markdown
@@ -116,7 +122,7 @@ export function markdown(run) {
   return [
     `# onnx-extrema benchmark`,
     '',
-    `Run ${run.startedAt} → ${run.endedAt}; ${run.rounds} rounds, order rotated each round${run.starts > 1 ? `, over ${run.starts} starts of every runtime` : ''}; onnx-extrema ${m.commit}.`,
+    `Run ${run.startedAt} → ${run.endedAt}; ${run.rounds} rounds, order rotated each round${run.starts > 1 ? `, over ${run.starts} starts of every runtime` : ''}${togetherNote(run)}; onnx-extrema ${m.commit}.`,
     `Machine: ${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}; Node ${m.node}${m.browser ? `; runtimes in pages of ${m.browser}${m.crossOriginIsolated ? ', cross-origin isolated' : ', NOT cross-origin isolated (one thread for ort, 100 µs timers)'}` : ''}. Load average (1/5/15 min): start ${run.load.start.join(' / ')}, end ${run.load.end.join(' / ')}.${freshPagesSentence(run.pages, run.cases.map((c) => c.pages), Boolean(m.browser))}${run.pinning && run.pinning !== 'none' ? ` Pinned: ${run.pinning}.` : ''}`,
     `Runtimes: ${Object.entries(run.runtimes).map(([k, v]) => `${k} = ${v}`).join('; ')}.`,
     '',

@@ -1,7 +1,9 @@
 // One runtime's side of the bench, whatever carries its messages (worker.mjs: a Node process;
 // ../browser/runtime.mjs: a browser page). The controller (bench/run.mjs) sends it commands:
 // setup a case (build the input, prepare each column, check its output against the reference,
-// estimate the call time), run a timed batch of one column, tear the case down.
+// estimate the call time), run a timed batch of one column of a case set up, tear every case
+// down. Several cases can be set up at once (lib/case-groups.mjs: cases timed round by round
+// together), each with its own column objects.
 // A sample is the mean time of a group of calls long enough (>= SAMPLE_US) to time well.
 // A single warm-up call's timer overhead is included in timeCalls(1): groups estimate better.
 import { makeInput } from '../lib/data.mjs';
@@ -28,8 +30,8 @@ function clockTickUs() {
 // At least 50 ticks a sample: a sample's reading is within 2% of its time.
 const SAMPLE_US = Math.max(200, 50 * clockTickUs());
 
-let columns; // name -> column object
-let prepared = new Map(); // name -> { call, sync, values?, before? } or { unavailable }
+let makeColumns; // () -> { name: column object }, a fresh set for each case
+const held = new Map(); // case name -> { columns, prepared: name -> { call, sync, values?, before? } or { unavailable } }
 let sink;
 const gc = globalThis.gc ?? (() => {});
 
@@ -51,6 +53,10 @@ async function timeCalls(p, k) {
 
 async function setup(caseName, warmupMs) {
   const c = findCases([caseName])[0];
+  await release(caseName); // (a case set up again replaces its first setup)
+  const columns = makeColumns();
+  const prepared = new Map();
+  held.set(caseName, { columns, prepared });
   const input = makeInput(c);
   let expected = null; // computed once, only if some column can be checked
   const report = {};
@@ -93,8 +99,9 @@ async function setup(caseName, warmupMs) {
   return report;
 }
 
-async function batch(name, budgetMs, minSamples) {
-  const p = prepared.get(name);
+async function batch(caseName, name, budgetMs, minSamples) {
+  const p = held.get(caseName)?.prepared.get(name);
+  if (!p || p.unavailable) throw new Error(`batch: ${name} is not set up for ${caseName}`);
   gc();
   p.perSample = await grownGroup((k) => timeCalls(p, k), p.perSample, SAMPLE_US);
   const samples = [];
@@ -103,24 +110,31 @@ async function batch(name, budgetMs, minSamples) {
   return { samples, perSample: p.perSample };
 }
 
+async function release(caseName) {
+  const h = held.get(caseName);
+  if (!h) return;
+  held.delete(caseName);
+  for (const column of Object.values(h.columns)) await column.release?.();
+}
+
 async function teardown() {
-  for (const column of Object.values(columns)) await column.release?.();
-  prepared = new Map();
+  for (const caseName of [...held.keys()]) await release(caseName);
   sink = undefined;
   gc();
 }
 
 /** Loads runtime `name` (registry.mjs); resolves to its info (a label, a version) and the
- * handler of the controller's messages ({ cmd: 'setup' | 'batch' | 'teardown', ... }). */
+ * handler of the controller's messages ({ cmd: 'setup' | 'batch' | 'teardown', ... }; setup and
+ * batch name their case). */
 export async function serveRuntime(name) {
   const spec = RUNTIMES[name];
   if (!spec) throw new Error(`unknown runtime '${name}'`);
   const mod = await import(spec.module);
   const info = await mod.load(spec.options);
-  columns = Object.fromEntries(spec.columns.map((column) => [column, mod.make({ ...spec.options, column })]));
+  makeColumns = () => Object.fromEntries(spec.columns.map((column) => [column, mod.make({ ...spec.options, column })]));
   const handle = async (msg) => {
     if (msg.cmd === 'setup') return setup(msg.case, msg.warmupMs);
-    if (msg.cmd === 'batch') return batch(msg.column, msg.budgetMs, msg.minSamples);
+    if (msg.cmd === 'batch') return batch(msg.case, msg.column, msg.budgetMs, msg.minSamples);
     if (msg.cmd === 'teardown') return teardown();
     throw new Error(`unknown command '${msg.cmd}'`);
   };

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { CASES } from '../../bench/lib/cases.mjs';
-import { targetsSection } from '../../bench/lib/targets.mjs';
+import { percent, targetsSection } from '../../bench/lib/targets.mjs';
 
 const find = (name) => CASES.find((c) => c.name === name);
 const timed = (us) => ({ status: 'ok', medianUs: us });
@@ -121,4 +121,15 @@ test("targets: a 16-bit miss read again on each case's faster CPU, naming a case
   run.cases[1].columns['onnx-extrema'] = pinned(2.4, 2.4);
   run.cases[2].columns['onnx-extrema'] = timed(2.8);
   assert.match(rowOf(targetsSection(run), 'float16/bfloat16'), /\| 1 of 2 \(closest: argmax_vocab_32k\.float16 83%\) \| argmax_vocab_32k\.bfloat16 71% \|/);
+});
+
+test('targets: a miss whose share rounds onto its goal reads to a tenth, rounded down', () => {
+  assert.equal(percent(0.797, 0.8), '79.7%');
+  assert.equal(percent(0.7949, 0.8), '79%');
+  assert.equal(percent(0.8, 0.8), '80%');
+  assert.equal(percent(0.803, 0.8), '80%');
+  assert.equal(percent(0.79999, 0.8), '79.9%', 'a miss never reads as the goal');
+  // float32 logits at 4 µs; float16 at 2.509 µs reads 79.7% of its GB/s, a miss.
+  const run = { cases: [entry('argmax_vocab_32k', { 'onnx-extrema': 4 }), entry('argmax_vocab_32k.float16', { 'onnx-extrema': 2.509 })] };
+  assert.match(rowOf(targetsSection(run), 'float16/bfloat16'), /\| 0 of 1 \| argmax_vocab_32k\.float16 79\.7% \|/);
 });
