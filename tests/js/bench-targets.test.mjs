@@ -103,7 +103,7 @@ test("targets: a 16-bit miss read again on each case's faster CPU, naming a case
     cases: [
       { case: find('argmax_vocab_32k'), columns: { 'onnx-extrema': pinned(4, 4), 'ort-web-1t': pinned(40, 41) } },
       // Mean 2.9 µs: 69% of float32's GB/s; CPU 1's 2.4: 83%. Every column slowest on CPU 0,
-      // the copy the least (1.06×), ours the most (1.42×): the host's doing.
+      // the copy the least (1.06×), ours the most (1.42×), 2 of 3 by 1.15× or more: the host's doing.
       {
         case: find('argmax_vocab_32k.float16'),
         columns: { 'onnx-extrema': pinned(3.4, 2.4), 'ort-web-1t': pinned(60, 45), 'limit-copy-in': pinned(0.74, 0.7) },
@@ -115,12 +115,38 @@ test("targets: a 16-bit miss read again on each case's faster CPU, naming a case
   const half = rowOf(targetsSection(run), 'float16/bfloat16');
   assert.match(
     half,
-    /\| 0 of 2 \| argmax_vocab_32k\.float16 69% \(83% on each case's faster CPU: every pinned column of argmax_vocab_32k\.float16 ran 1\.06–1\.42× slower on CPU 0\); argmax_vocab_32k\.bfloat16 71% \(77% on each case's faster CPU\) \|/,
+    /\| 0 of 2 \| argmax_vocab_32k\.float16 69% \(83% on each case's faster CPU: the pinned columns of argmax_vocab_32k\.float16 ran up to 1\.42× slower on CPU 0 \(2 of 3 by 1\.15× or more, none faster\)\); argmax_vocab_32k\.bfloat16 71% \(77% on each case's faster CPU\) \|/,
   );
   // A share that holds gives no reason; unpinned columns (no cpuMedians) give none for a miss.
   run.cases[1].columns['onnx-extrema'] = pinned(2.4, 2.4);
   run.cases[2].columns['onnx-extrema'] = timed(2.8);
   assert.match(rowOf(targetsSection(run), 'float16/bfloat16'), /\| 1 of 2 \(closest: argmax_vocab_32k\.float16 83%\) \| argmax_vocab_32k\.bfloat16 71% \|/);
+});
+
+test('targets: a throughput miss on a vCPU the host slowed gives the rate on the faster CPU', () => {
+  const pinned = (cpu0, cpu1) => ({ status: 'ok', medianUs: (cpu0 + cpu1) / 2, cpuMedians: { 0: cpu0, 1: cpu1 } });
+  const seg = find('argmax_seg'); // 21 MiB
+  const at = (gbPerS) => seg.bytes / (gbPerS * 1e3); // µs
+  // The 111th session's map: 8.12 GB/s, CPU 1 slower in every column but the chunked copy (1.04×).
+  const columns = {
+    'onnx-extrema': pinned(at(10.31), at(6.7)),
+    'ort-web-1t': pinned(at(1.01), at(0.87)),
+    'limit-stream': pinned(at(23.2), at(15.85)),
+    'limit-copy-chunks': pinned(at(20), at(20 / 1.04)),
+  };
+  const row = () => rowOf(targetsSection({ cases: [{ case: seg, columns }] }), 'strided segmentation');
+  assert.match(
+    row(),
+    /argmax_seg 8\.12 GB\/s \(limit-stream reaches 18\.8 GB\/s; 10\.3 GB\/s on its faster CPU: the pinned columns of argmax_seg ran up to 1\.54× slower on CPU 1 \(3 of 4 by 1\.15× or more, none faster\)\) \|/,
+  );
+  // A column clearly faster on that CPU: the columns disagree, no host named.
+  columns['limit-copy-chunks'] = pinned(at(20), at(22));
+  assert.match(row(), /argmax_seg \d\.\d+ GB\/s \(limit-stream reaches 18\.8 GB\/s\) \|/);
+  // Fewer than half slowed by 1.15× or more: none named either.
+  columns['limit-copy-chunks'] = pinned(at(20), at(20));
+  columns['limit-stream'] = pinned(at(23.2), at(23.2 / 1.1));
+  columns['ort-web-1t'] = pinned(at(1.01), at(1.01 / 1.1));
+  assert.match(row(), /argmax_seg \d\.\d+ GB\/s \(limit-stream reaches \d+\.\d GB\/s\) \|/);
 });
 
 test('targets: a miss whose share rounds onto its goal reads to a tenth, rounded down', () => {
