@@ -22,8 +22,9 @@
 //   --out=DIR      where the results go (default bench/results/)
 // Each runtime runs in its own process (a page with --browser); for each case (or group of cases
 // timed together) the controller asks them in turn for a batch of samples, several rounds with the
-// order rotated, so machine noise falls on all alike; on Linux each one-thread runtime's process runs round r on CPU r mod N
-// (lib/cpu-pinning.mjs: this project's VMs do not give their vCPUs equal speed). Cells are medians. Results: bench/results/latest.json and latest.md.
+// order rotated, so machine noise falls on all alike; on Linux each one-thread runtime's process
+// runs round r on CPU r mod N (lib/cpu-pinning.mjs: this project's VMs do not give their vCPUs
+// equal speed). Cells are medians. Results: bench/results/latest.json and latest.md.
 import { execFileSync, fork, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
