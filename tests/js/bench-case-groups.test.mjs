@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { findCases } from '../../bench/lib/cases.mjs';
 import { timingGroups } from '../../bench/lib/case-groups.mjs';
 import { serveRuntime } from '../../bench/runtimes/serve.mjs';
+import { currentModule } from '../../js/module.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const namesOf = (groups) => groups.map((g) => g.map((c) => c.name));
@@ -50,6 +51,16 @@ test('a runtime holds two cases at once, batches each by name, and tears both do
     await runtime.handle({ cmd: 'teardown' });
   }
   await assert.rejects(batch('tiny'), /not set up for tiny/, 'teardown releases every case');
+  // Each case's resident input (16 MiB for the rows) is freed at teardown, not only the last one
+  // set up: the module's memory does not grow over more rounds of two cases.
+  const cycle = async () => {
+    for (const name of ['reducemax_rows', 'tiny']) await setup(name);
+    await runtime.handle({ cmd: 'teardown' });
+  };
+  await cycle();
+  const heapBytes = currentModule().HEAPU8.length;
+  for (let r = 0; r < 3; r += 1) await cycle();
+  assert.equal(currentModule().HEAPU8.length, heapBytes, 'the heap did not grow');
 });
 
 test('bench in Node: a 16-bit case and its float32 case timed round by round together', () => {
