@@ -2,7 +2,7 @@
 // issue lists, the closest case, and for every miss what this machine allows (the copy floor, the
 // runtime's streaming limits), so a run on any host says where it stands and why.
 import { OURS, RESIDENT, ok } from './columns.mjs';
-import { fmtGBs, fmtRatio, fmtUs, gbs, mdTable } from './format.mjs';
+import { fmtAgainst, fmtGBs, fmtPercent, fmtRatio, fmtUs, gbs, mdTable } from './format.mjs';
 import { copyFloorUs } from './limits.mjs';
 
 // The issue's figures.
@@ -45,12 +45,10 @@ function verdict(target, checks, closest) {
   const holds = `${held.length} of ${checks.length}${best ? ` (closest: ${best.name} ${best.value})` : ''}`;
   return [target, holds, missed.length ? missed.map((k) => `${k.name} ${k.value}${k.why ? ` (${k.why})` : ''}`).join('; ') : '—'];
 }
-// A share in whole percent; a miss that would round onto its goal reads to a tenth, rounded down
-// (a 79.7% miss of an 80% target reads 79.7%, not 80%).
-export function percent(share, goal) {
-  const whole = Math.round(100 * share);
-  return share < goal && whole >= 100 * goal ? `${(Math.floor(1000 * share) / 10).toFixed(1)}%` : `${whole}%`;
-}
+// A figure against its goal, never reading as the goal where it misses (fmtAgainst).
+const shareText = (share, goal) => fmtAgainst(share, 100 * goal, fmtPercent, { scale: 100 });
+const rateText = (gbPerS, goal) => `${fmtAgainst(gbPerS, goal, fmtGBs)} GB/s`;
+const twoPlaces = (v) => v.toFixed(2);
 const lowest = (key) => (held) => held.reduce((a, b) => (b[key] < a[key] ? b : a));
 const highest = (key) => (held) => held.reduce((a, b) => (b[key] > a[key] ? b : a));
 
@@ -98,9 +96,9 @@ function halfShare(entry, base) {
   if (value < HALF_SHARE && ours.cpuMedians && baseOurs.cpuMedians) {
     const skewed = [entry, base].map(skewNote).filter(Boolean);
     const fast = share(fasterCpuUs(ours), fasterCpuUs(baseOurs));
-    why = `${percent(fast, HALF_SHARE)} on each case's faster CPU${skewed.length ? `: ${skewed.join(', and ')}` : ''}`;
+    why = `${shareText(fast, HALF_SHARE)} on each case's faster CPU${skewed.length ? `: ${skewed.join(', and ')}` : ''}`;
   }
-  return { name: entry.case.name, holds: value >= HALF_SHARE, share: value, value: percent(value, HALF_SHARE), why };
+  return { name: entry.case.name, holds: value >= HALF_SHARE, share: value, value: shareText(value, HALF_SHARE), why };
 }
 
 // Speedup over a peer, and for a miss the copy floor's verdict: the peer's time in floors is the
@@ -115,12 +113,15 @@ function speedups(cases, peer, goal) {
       if (ratio < goal && Number.isFinite(floor)) {
         const peerFloors = columns[peer].medianUs / floor;
         const ourFloors = columns[OURS].medianUs / floor;
+        // The floors needed, rounded down, and ours never reading as that figure.
+        const needed = Math.floor((100 * peerFloors) / goal) / 100;
+        const ours = fmtAgainst(ourFloors, needed, twoPlaces, { lowerIsBetter: true });
         why =
           peerFloors < goal
-            ? `out of reach for any runtime that copies its input: ${peer} takes ${peerFloors.toFixed(2)} copy floors`
-            : `needs ${(peerFloors / goal).toFixed(2)} copy floors, onnx-extrema takes ${ourFloors.toFixed(2)}`;
+            ? `out of reach for any runtime that copies its input: ${peer} takes ${fmtAgainst(peerFloors, goal, twoPlaces)} copy floors`
+            : `needs ${twoPlaces(needed)} copy floors, onnx-extrema takes ${ours}`;
       }
-      return { name: c.name, holds: ratio >= goal, ratio, value: fmtRatio(ratio), why };
+      return { name: c.name, holds: ratio >= goal, ratio, value: fmtAgainst(ratio, goal, fmtRatio), why };
     });
 }
 
@@ -136,13 +137,13 @@ function throughput(entries, goal) {
     const stream = limit('limit-stream'), max = limit('limit-max');
     const reasons = [];
     if (rate < goal) {
-      if (max < goal) reasons.push(`limit-max, a bare SIMD max with no copy, reads only ${fmtGBs(max)} GB/s here`);
-      else if (stream < goal) reasons.push(`limit-stream, the copy and a bare max, reaches only ${fmtGBs(stream)} GB/s here`);
+      if (max < goal) reasons.push(`limit-max, a bare SIMD max with no copy, reads only ${rateText(max, goal)} here`);
+      else if (stream < goal) reasons.push(`limit-stream, the copy and a bare max, reaches only ${rateText(stream, goal)} here`);
       else if (Number.isFinite(stream)) reasons.push(`limit-stream reaches ${fmtGBs(stream)} GB/s`);
       const skewed = skewNote(entry);
-      if (skewed) reasons.push(`${fmtGBs(gbs(c.bytes, fasterCpuUs(columns[OURS])))} GB/s on its faster CPU: ${skewed}`);
+      if (skewed) reasons.push(`${rateText(gbs(c.bytes, fasterCpuUs(columns[OURS])), goal)} on its faster CPU: ${skewed}`);
     }
-    return { name: c.name, holds: rate >= goal, rate, value: `${fmtGBs(rate)} GB/s`, why: reasons.join('; ') };
+    return { name: c.name, holds: rate >= goal, rate, value: rateText(rate, goal), why: reasons.join('; ') };
   });
 }
 
@@ -157,7 +158,7 @@ export function targetsSection(run) {
   );
   const seg = byName.has(SEG_CASE) ? [byName.get(SEG_CASE)] : [];
   const tinyUs = byName.get(TINY_CASE)?.columns[OURS].medianUs;
-  const tiny = tinyUs === undefined ? [] : [{ name: TINY_CASE, holds: tinyUs <= TINY_US, us: tinyUs, value: `${fmtUs(tinyUs)} µs` }];
+  const tiny = tinyUs === undefined ? [] : [{ name: TINY_CASE, holds: tinyUs <= TINY_US, us: tinyUs, value: `${fmtAgainst(tinyUs, TINY_US, fmtUs, { lowerIsBetter: true })} µs` }];
   const halves = measured
     .filter(({ case: c }) => HALF_TYPES.includes(c.type) && byName.has(baseOf(c.name)))
     .map((e) => halfShare(e, byName.get(baseOf(e.case.name))));
@@ -180,7 +181,7 @@ export function targetsSection(run) {
       else if (c.name === TINY_CASE) why = "the call's fixed cost";
       else if (extraUs < 1) why = `${fmtUs(extraUs)} µs more per call${Number.isFinite(fixedUs) ? `, where a call's fixed cost is ${fmtUs(fixedUs)} µs (${TINY_CASE})` : ''}`;
       else if (gap >= COLUMN_WALK_GAP) why = `a column walk over rows ${mib(gap)} apart: \`bench/column-walk.sh\` gives this host's bound`;
-      return { name: c.name, holds: share >= KERNEL_SHARE, share, value: percent(share, KERNEL_SHARE), why };
+      return { name: c.name, holds: share >= KERNEL_SHARE, share, value: shareText(share, KERNEL_SHARE), why };
     });
 
   const rows = [

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { CASES } from '../../bench/lib/cases.mjs';
-import { percent, targetsSection } from '../../bench/lib/targets.mjs';
+import { fmtAgainst, fmtGBs, fmtPercent, fmtRatio, fmtUs } from '../../bench/lib/format.mjs';
+import { targetsSection } from '../../bench/lib/targets.mjs';
 
 const find = (name) => CASES.find((c) => c.name === name);
 const timed = (us) => ({ status: 'ok', medianUs: us });
@@ -149,13 +150,47 @@ test('targets: a throughput miss on a vCPU the host slowed gives the rate on the
   assert.match(row(), /argmax_seg \d\.\d+ GB\/s \(limit-stream reaches \d+\.\d GB\/s\) \|/);
 });
 
-test('targets: a miss whose share rounds onto its goal reads to a tenth, rounded down', () => {
-  assert.equal(percent(0.797, 0.8), '79.7%');
-  assert.equal(percent(0.7949, 0.8), '79%');
-  assert.equal(percent(0.8, 0.8), '80%');
-  assert.equal(percent(0.803, 0.8), '80%');
-  assert.equal(percent(0.79999, 0.8), '79.9%', 'a miss never reads as the goal');
-  // float32 logits at 4 µs; float16 at 2.509 µs reads 79.7% of its GB/s, a miss.
-  const run = { cases: [entry('argmax_vocab_32k', { 'onnx-extrema': 4 }), entry('argmax_vocab_32k.float16', { 'onnx-extrema': 2.509 })] };
-  assert.match(rowOf(targetsSection(run), 'float16/bfloat16'), /\| 0 of 1 \| argmax_vocab_32k\.float16 79\.7% \|/);
+test('fmtAgainst: a miss never prints as its goal; one more decimal, rounded away from it', () => {
+  const share = (v) => fmtAgainst(v, 80, fmtPercent, { scale: 100 });
+  assert.equal(share(0.797), '79.7%');
+  assert.equal(share(0.79999), '79.9%');
+  assert.equal(share(0.7949), '79%', 'a miss that prints below its goal keeps its usual form');
+  assert.equal(share(0.8), '80%');
+  assert.equal(share(0.803), '80%');
+  assert.equal(fmtAgainst(2.996, 3, fmtRatio), '2.996×');
+  assert.equal(fmtAgainst(2.9999, 3, fmtRatio), '2.999×');
+  assert.equal(fmtAgainst(3.004, 3, fmtRatio), '3.00×');
+  assert.equal(fmtAgainst(9.996, 10, fmtGBs), '9.996');
+  assert.equal(fmtAgainst(13.97, 14, fmtGBs), '13.97');
+  assert.equal(fmtAgainst(13.93, 14, fmtGBs), '13.9');
+  // Lower is better: rounded up.
+  assert.equal(fmtAgainst(1.5004, 1.5, fmtUs, { lowerIsBetter: true }), '1.501');
+  assert.equal(fmtAgainst(1.4996, 1.5, fmtUs, { lowerIsBetter: true }), '1.50');
+  assert.equal(fmtAgainst(NaN, 3, fmtRatio), '—');
+});
+
+test('targets: no row prints a miss as its goal figure', () => {
+  const seg = find('argmax_seg'), rows = find('reducemax_rows');
+  const at = (c, gbPerS) => c.bytes / (gbPerS * 1e3); // µs for a rate
+  const run = {
+    cases: [
+      // 2.996x over one thread and 1.998x over two; a copy floor 1 µs, so ort-web-1t takes
+      // 11.984 floors: needs 3.99 floors, onnx-extrema's 4 reads 4.00, not its need.
+      entry('argmax_cls', { 'onnx-extrema': 4, 'ort-web-1t': 11.984, 'ort-web-2t': 7.992, 'limit-copy-chunks': 1 }),
+      // 13.97 GB/s under the 14 GB/s goal; the map at 9.996 GB/s under its 10.
+      entry('reducemax_rows', { 'onnx-extrema': at(rows, 13.97) }),
+      entry('argmax_seg', { 'onnx-extrema': at(seg, 9.996) }),
+      entry('tiny', { 'onnx-extrema': 1.5004 }),
+      // float16 at 2.509 µs against float32's 4: 79.7% of its GB/s.
+      entry('argmax_vocab_32k', { 'onnx-extrema': 4 }),
+      entry('argmax_vocab_32k.float16', { 'onnx-extrema': 2.509 }),
+    ],
+  };
+  const md = targetsSection(run);
+  assert.match(rowOf(md, '≥ 3× onnxruntime-web, 1 thread'), /\| 0 of 1 \| argmax_cls 2\.996× \(needs 3\.99 copy floors, onnx-extrema takes 4\.00\) \|/);
+  assert.match(rowOf(md, '≥ 2× onnxruntime-web, 2 threads'), /\| 0 of 1 \| argmax_cls 1\.998× /);
+  assert.match(rowOf(md, 'large float32'), /\| 0 of 1 \| reducemax_rows 13\.97 GB\/s \|/);
+  assert.match(rowOf(md, 'strided segmentation'), /\| 0 of 1 \| argmax_seg 9\.996 GB\/s \|/);
+  assert.match(rowOf(md, '[1,10] ArgMax'), /\| 0 of 1 \| tiny 1\.501 µs \|/);
+  assert.match(rowOf(md, 'float16/bfloat16'), /\| 0 of 1 \| argmax_vocab_32k\.float16 79\.7% \|/);
 });
