@@ -112,14 +112,14 @@ function speedups(cases, peer, goal) {
       let why = '';
       if (ratio < goal && Number.isFinite(floor)) {
         const peerFloors = columns[peer].medianUs / floor;
-        const ourFloors = columns[OURS].medianUs / floor;
-        // The floors needed, rounded down, and ours never reading as that figure.
-        const needed = Math.floor((100 * peerFloors) / goal) / 100;
-        const ours = fmtAgainst(ourFloors, needed, twoPlaces, { lowerIsBetter: true });
-        why =
-          peerFloors < goal
-            ? `out of reach for any runtime that copies its input: ${peer} takes ${fmtAgainst(peerFloors, goal, twoPlaces)} copy floors`
-            : `needs ${twoPlaces(needed)} copy floors, onnx-extrema takes ${ours}`;
+        if (peerFloors < goal) {
+          why = `out of reach for any runtime that copies its input: ${peer} takes ${fmtAgainst(peerFloors, goal, twoPlaces)} copy floors`;
+        } else {
+          // The floors needed, rounded down, and ours never reading as that figure.
+          const needed = Math.floor((100 * peerFloors) / goal) / 100;
+          const ours = fmtAgainst(columns[OURS].medianUs / floor, needed, twoPlaces, { lowerIsBetter: true });
+          why = `needs ${twoPlaces(needed)} copy floors, onnx-extrema takes ${ours}`;
+        }
       }
       return { name: c.name, holds: ratio >= goal, ratio, value: fmtAgainst(ratio, goal, fmtRatio), why };
     });
