@@ -66,8 +66,8 @@ function hostSkew(columns) {
   const pinned = Object.values(columns).filter((s) => ok(s) && s.cpuMedians && Object.keys(s.cpuMedians).length > 1);
   if (pinned.length < 2) return null;
   // The CPU: the slowest one of the column that spread most.
-  const spread = ({ cpuMedians }) => Math.max(...Object.values(cpuMedians)) / Math.min(...Object.values(cpuMedians));
-  const widest = pinned.reduce((a, b) => (spread(b) > spread(a) ? b : a)).cpuMedians;
+  const spreads = pinned.map(({ cpuMedians }) => Math.max(...Object.values(cpuMedians)) / Math.min(...Object.values(cpuMedians)));
+  const widest = pinned[spreads.indexOf(Math.max(...spreads))].cpuMedians;
   const cpu = Object.keys(widest).reduce((a, b) => (widest[b] > widest[a] ? b : a));
   // Each column's time there over its time on its fastest other CPU.
   const factors = pinned.map(({ cpuMedians }) => {
